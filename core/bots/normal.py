@@ -1,0 +1,126 @@
+"""``normal``: plays to win.
+
+It sheds high cards and action cards first, keeps wilds for when they matter
+(no other play, or an opponent close to going out), names the colour it holds
+most of, calls UNO, catches others, and challenges a Wild Draw Four when its
+own hand and the discards make a bluff likely.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..actions import Action
+from ..cards import COLORS
+from .base import Bot, level
+
+_ACTION_RANKS = {"S", "R", "+2"}
+
+
+def _points(card: dict[str, Any]) -> int:
+    if card["color"] is None:
+        return 50
+    return int(card["rank"]) if card["rank"].isdigit() else 20
+
+
+@level("normal", variant="classic")
+class NormalBot(Bot):
+    bluff_rate = 0.0
+    """How often it plays an illegal Wild Draw Four when it has another play."""
+
+    def choose(self, obs: dict[str, Any]) -> Action | None:
+        legal = self.legal(obs)
+        if not legal:
+            return None
+        kinds = {a.kind for a in legal}
+        if "uno" in kinds:
+            return Action("uno")
+        catches = [a for a in legal if a.kind == "catch"]
+        if catches:
+            return catches[0]
+        if obs["current"] != obs["me"]:
+            return None
+        if "challenge" in kinds:
+            return Action("challenge") if self._bluff_likely(obs) else Action("draw")
+        plays = [a for a in legal if a.kind == "play"]
+        if plays:
+            best = self._best_play(obs, plays)
+            if best is not None:
+                return best
+        for kind in ("pass", "draw"):
+            if kind in kinds:
+                return Action(kind)
+        return legal[0]
+
+    # -- playing --------------------------------------------------------------------
+    def _best_play(self, obs: dict[str, Any], plays: list[Action]) -> Action | None:
+        me = obs["me"]
+        hand = {c["id"]: c for c in obs["hand"]}
+        players = obs["players"]
+        n = len(players)
+        nxt = (me + obs["direction"]) % n
+        danger = min(p["cards"] for i, p in enumerate(players) if i != me) <= 2
+        next_danger = players[nxt]["cards"] <= 2
+        colors = Counter(c["color"] for c in hand.values() if c["color"] is not None)
+        in_play = obs["color"]
+        holds_in_play = colors.get(in_play, 0) > 0
+
+        best: tuple[float, Action] | None = None
+        for a in plays:
+            card = hand[a.card]
+            rank = card["rank"]
+            if card["color"] is None:
+                if a.color != self._wild_color(hand, a.card):
+                    continue
+                score = 5.0 - (0 if danger or len(hand) <= 2 else 30)
+                if rank == "W+4":
+                    score += 10 if next_danger else 0
+                    if holds_in_play:  # an illegal Wild Draw Four invites a challenge
+                        if self.rng.random() >= self.bluff_rate:
+                            continue
+                        score -= 20
+            else:
+                score = _points(card)
+                if rank in _ACTION_RANKS:
+                    score += 15 if next_danger else 0
+                # Stay in a colour we hold a lot of.
+                score += 3 * colors.get(card["color"], 0)
+            if best is None or score > best[0]:
+                best = (score, a)
+        if best is None:
+            return None
+        # Keep a lone wild instead of drawing? No: a play beats a draw unless
+        # the only play is a wild we would rather save and we hold many cards.
+        if best[0] < -10 and obs["phase"] == "play" and len(hand) > 4:
+            return None
+        return best[1]
+
+    @staticmethod
+    def _wild_color(hand: dict[int, dict[str, Any]], playing: int) -> str:
+        counts = Counter(c["color"] for i, c in hand.items() if i != playing and c["color"] is not None)
+        if not counts:
+            return COLORS[0]
+        return max(COLORS, key=lambda col: (counts.get(col, 0),
+                                            sum(_points(c) for c in hand.values() if c["color"] == col)))
+
+    # -- challenging --------------------------------------------------------------
+    def _bluff_likely(self, obs: dict[str, Any]) -> bool:
+        pending = obs.get("pending") or {}
+        color = pending.get("color_before")
+        by = pending.get("by")
+        if color is None or by is None:
+            return False
+        # Cards of that colour we cannot see: 25 in the deck, minus ours and the discards.
+        seen = sum(1 for c in obs["hand"] if c["color"] == color)
+        seen += sum(1 for c in obs["discard"] if c["color"] == color)
+        unseen_color = max(0, 25 - seen)
+        unseen = obs["deck_size"] - len(obs["hand"]) - len(obs["discard"])
+        k = obs["players"][by]["cards"] + 1  # their hand when they played it
+        if unseen <= 0:
+            return False
+        p_none = 1.0
+        for i in range(k - 1):  # the Wild Draw Four itself was one of the k
+            p_none *= max(0.0, (unseen - unseen_color - i) / max(1, unseen - i))
+        # Challenging pays when a bluff is more likely than not (6 cards vs 4 at stake).
+        return 1.0 - p_none > 0.6

@@ -1,0 +1,84 @@
+"""Bot-only games without a screen (``uno-tui simulate``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..registry import variant_class
+from .base import make_bot
+
+
+@dataclass
+class SimulationResult:
+    levels: list[str]
+    games: int = 0
+    wins: list[float] = field(default_factory=list)
+    """Rounds won per seat; a tie shares the round between the tied seats."""
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def shares(self) -> list[float]:
+        return [w / self.games if self.games else 0.0 for w in self.wins]
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+
+def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
+    """Play one round with ``bots[p]`` deciding for seat p; return the move count.
+
+    Each step asks every player who may act, in seat order starting from the
+    player whose turn it is, and applies the first action offered, so
+    out-of-turn calls race fairly with the turn.
+    """
+    moves = 0
+    n = game.num_players
+    while not game.over:
+        if moves >= max_moves:
+            raise RuntimeError(f"round did not end after {max_moves} moves")
+        acted = False
+        cur = game.current
+        order = sorted(game.to_act(), key=lambda p: (p - cur) % n)
+        # Out-of-turn players get the first word, as a person would shout "UNO!".
+        for p in order[1:] + order[:1] if len(order) > 1 else order:
+            action = bots[p].choose(game.observation(p))
+            if action is not None:
+                game.apply(p, action)
+                moves += 1
+                acted = True
+                break
+        if not acted:
+            raise RuntimeError(f"no bot acted, though it is player {cur}'s turn")
+    return moves
+
+
+def simulate(
+    variant: str,
+    levels: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> SimulationResult:
+    """Play ``games`` single rounds among bots of ``levels`` (one per seat).
+
+    Each game is one round; its winner is the round's winner (a tie is
+    shared). Seats keep their levels; the deal changes with each game's seed.
+    """
+    cls = variant_class(variant)
+    result = SimulationResult(levels=list(levels), wins=[0.0] * len(levels))
+    bots = [make_bot(lv, seed=f"{seed}:{i}") for i, lv in enumerate(levels)]
+    start = time.perf_counter()
+    for g in range(games):
+        game = cls(len(levels), seed=f"{seed}:{g}", options=options)
+        result.moves += play_round(game, bots)
+        winners = game.round_winners
+        for w in winners:
+            result.wins[w] += 1 / len(winners)
+        result.games += 1
+    result.seconds = time.perf_counter() - start
+    return result

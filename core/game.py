@@ -1,0 +1,658 @@
+"""The :class:`Game` base class: state, turn order, drawing, UNO calls, scoring.
+
+A variant is a subclass registered by name (see :mod:`core.registry`). The
+base class owns what every UNO-like game shares: seats and names, the deck and
+its piles, drawing and reshuffling through the deck source, calling and
+catching UNO, rounds and match scores, serialisation and observations. A
+variant overrides a few documented hooks:
+
+* :meth:`build_deck` - the faces of the deck;
+* :attr:`OPTIONS` - the rule options and their defaults;
+* :meth:`is_playable`, :meth:`card_points`, :meth:`accepts_start_card`;
+* :meth:`_turn_actions` - legal actions of the player whose turn it is;
+* :meth:`_do` - carry out a legal action;
+* :meth:`_start_effect` - the starting card's effect.
+
+Whose turn it is (:attr:`current`) and who may act now (:meth:`to_act`) are
+different things: any player may catch a missed UNO, and later variants let
+players jump in out of turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Sequence
+
+from .actions import UNO, Action, play_action
+from .cards import COLORS, Card, parse_card
+from .errors import IllegalAction, InvalidCard
+from .events import Event
+from .source import DeckSource, SeededSource, seed_bytes
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its type, default and the values it accepts."""
+
+    default: Any
+    doc: str
+    check: Callable[[Any], bool] | None = None
+    """Extra validation beyond the type; returns True when the value is good."""
+
+    def validate(self, name: str, value: Any) -> Any:
+        typ = type(self.default)
+        if typ is int and isinstance(value, bool) or not isinstance(value, typ):
+            raise ValueError(f"option {name!r} must be {typ.__name__}, not {value!r}")
+        if self.check is not None and not self.check(value):
+            raise ValueError(f"option {name!r}: bad value {value!r} ({self.doc})")
+        return value
+
+
+class Game:
+    """One table: a match of rounds of one variant.
+
+    Create games with :func:`core.new_game`. Every attribute below is public
+    and read-only; change the state only through :meth:`apply` and
+    :meth:`next_round`.
+    """
+
+    variant: ClassVar[str] = ""
+    """The registered name of the variant."""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    hand_size: ClassVar[int] = 7
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+
+    # -- state (documented attributes) ----------------------------------------
+    names: list[str]
+    """Seat names, one per player."""
+    options: dict[str, Any]
+    """The rule options in force, defaults filled in."""
+    seed: bytes
+    """The seed of the local deck source (recorded so a game replays)."""
+    current: int
+    """Whose turn it is."""
+    direction: int
+    """1: up the seat numbers; -1: down."""
+    color: str | None
+    """The colour in play: the top card's, or the one named with a wild."""
+    discard: list[Card]
+    """The discard pile, bottom to top."""
+    phase: str
+    """``"play"``; ``"drawn"`` (the current player drew a playable card);
+    ``"challenge"`` (a Wild Draw Four waits for its victim's answer); ``"over"``."""
+    scores: list[int]
+    """Match totals, one per player."""
+    winner: int | None
+    """The round's winner once :attr:`over`."""
+    round: int
+    """The round number, from 0."""
+    dealer: int
+    """This round's dealer; the player after them starts."""
+    version: int
+    """Counts applied actions; clients quote it with their intents."""
+
+    def __init__(
+        self,
+        players: int | Sequence[str],
+        *,
+        seed: int | bytes | str | None = None,
+        options: dict[str, Any] | None = None,
+        setup: dict[str, Any] | None = None,
+        source: DeckSource | None = None,
+    ) -> None:
+        if isinstance(players, bool):
+            raise ValueError("players must be a count or a list of names")
+        if isinstance(players, int):
+            count = players
+            names = None
+        elif isinstance(players, (list, tuple)) and all(isinstance(n, str) for n in players):
+            count = len(players)
+            names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(players)]
+        else:
+            raise ValueError("players must be a count or a list of names")
+        if not self.min_players <= count <= self.max_players:
+            raise ValueError(
+                f"{self.variant} is for {self.min_players} to {self.max_players} players, not {count}"
+            )
+        self.names = names if names is not None else [f"Player {i + 1}" for i in range(count)]
+        self.options = self.check_options(options or {})
+        self.seed = seed_bytes(seed)
+        self.source: DeckSource = source if source is not None else SeededSource(self.seed)
+        self._init_deck()
+        self.scores = [0] * count
+        self.round = 0
+        self.dealer = count - 1
+        self.version = 0
+        self.epoch = 0
+        self._legal_cache: tuple[int, dict[int, tuple[Action, ...]]] = (-1, {})
+        self._reset_round()
+        if setup is not None:
+            self._setup(setup)
+        else:
+            self._deal_events = self._deal()
+
+    # -- hooks for variants ---------------------------------------------------
+    @classmethod
+    def build_deck(cls, num_players: int, options: dict[str, Any]) -> list[tuple[str | None, str]]:
+        """The faces of the full deck, in a fixed order (ids follow it)."""
+        raise NotImplementedError
+
+    def is_playable(self, card: Card) -> bool:
+        """Whether ``card`` may go on the discard pile now."""
+        raise NotImplementedError
+
+    def card_points(self, card: Card) -> int:
+        """What ``card`` is worth to the winner when left in a hand."""
+        raise NotImplementedError
+
+    def accepts_start_card(self, card: Card) -> bool:
+        """False sends the card back into the pile and turns another."""
+        return True
+
+    def _start_effect(self, card: Card, events: list[Event]) -> None:
+        """Apply the starting card; the default lets the player after the dealer start."""
+        self.current = self._next(self.dealer)
+
+    def _turn_actions(self, p: int) -> list[Action]:
+        """Legal actions of ``p`` when it is ``p``'s turn (``p == current``)."""
+        raise NotImplementedError
+
+    def _do(self, p: int, action: Action, events: list[Event]) -> None:
+        """Carry out a legal turn action of ``p``."""
+        raise NotImplementedError
+
+    # -- construction helpers -------------------------------------------------
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise ValueError("options must be a mapping of option names to values")
+        unknown = [k for k in options if k not in cls.OPTIONS]
+        if unknown:
+            known = ", ".join(sorted(cls.OPTIONS)) or "none"
+            raise ValueError(f"unknown option {unknown[0]!r} for {cls.variant} (known: {known})")
+        out = {name: opt.default for name, opt in cls.OPTIONS.items()}
+        for name, value in options.items():
+            out[name] = cls.OPTIONS[name].validate(name, value)
+        return out
+
+    def _reset_round(self) -> None:
+        n = len(self.names)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.draw_pile: list[Card] = []  # the next card drawn is the last element
+        self.discard = []
+        self.direction = 1
+        self.color = None
+        self.phase = "play"
+        self.pending: dict[str, Any] | None = None
+        self.drawn: int | None = None  # id of the card the current player just drew
+        self.declared = [False] * n  # called UNO for the hand they hold now
+        self.exposed: int | None = None  # one card, no call, may still be caught
+        self.winner = None
+        self.last_points = 0
+        self.current = self._next(self.dealer) if n else 0
+
+    def _init_deck(self) -> None:
+        self.cards: list[Card] = [
+            Card(i, color, rank) for i, (color, rank) in enumerate(self.build_deck(len(self.names), self.options))
+        ]
+        self._faces = {c.face for c in self.cards}
+        # Every way to play each card, built once: legal-move generation only indexes it.
+        self._play_acts: list[tuple[Action, ...]] = [
+            tuple(play_action(c.id, col) for col in COLORS) if c.color is None else (play_action(c.id),)
+            for c in self.cards
+        ]
+
+    def parse(self, text: str) -> tuple[str | None, str]:
+        """Read a notation and check that the face exists in this game's deck."""
+        face = parse_card(text)
+        if face not in self._faces:
+            raise InvalidCard(f"{text!r} is not a card of the {self.variant} deck")
+        return face
+
+    def _setup(self, setup: dict[str, Any]) -> None:
+        """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
+        known = {"hands", "discard", "draw", "current", "direction", "color", "scores", "dealer"}
+        unknown = set(setup) - known
+        if unknown:
+            raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
+        n = self.num_players
+        pool: dict[tuple[str | None, str], list[Card]] = {}
+        for card in self.cards:
+            pool.setdefault(card.face, []).append(card)
+
+        def take(text: str) -> Card:
+            face = self.parse(text)
+            if not pool.get(face):
+                raise ValueError(f"setup names more copies of {text} than the deck holds")
+            return pool[face].pop(0)
+
+        hands = setup.get("hands", [[] for _ in range(n)])
+        if len(hands) != n:
+            raise ValueError(f"setup 'hands' needs {n} lists, one per player")
+        self.hands = [[take(t) for t in hand] for hand in hands]
+        self.discard = [take(t) for t in setup.get("discard", [])]
+        named_draw = [take(t) for t in setup.get("draw", [])]
+        rest = [c for cards in pool.values() for c in cards]
+        rest.sort(key=lambda c: c.id)
+        rest = self.source.shuffle(rest, self.epoch)
+        self.epoch += 1
+        if not self.discard:
+            # Turn a starting card the way a real deal would accept one.
+            starters = [i for i, c in enumerate(rest) if self.accepts_start_card(c)]
+            if not starters:
+                raise ValueError("setup leaves no card to start the discard pile")
+            self.discard.append(rest.pop(starters[-1]))
+        # draw_pile pops from the end: named draws last so the first is drawn first.
+        self.draw_pile = rest + named_draw[::-1]
+        self.dealer = setup.get("dealer", n - 1)
+        self.current = setup.get("current", self._next(self.dealer))
+        if not (isinstance(self.current, int) and 0 <= self.current < n):
+            raise ValueError(f"setup 'current' must be a player from 0 to {n - 1}")
+        self.direction = setup.get("direction", 1)
+        if self.direction not in (1, -1):
+            raise ValueError("setup 'direction' must be 1 or -1")
+        top = self.discard[-1]
+        self.color = setup.get("color", top.color)
+        if top.is_wild and self.color not in COLORS:
+            raise ValueError("setup needs a 'color' (red, yellow, green or blue) when the top card is a wild")
+        if not top.is_wild and self.color != top.color:
+            raise ValueError(f"setup 'color' {self.color!r} does not match the top card {top}")
+        if "scores" in setup:
+            self.scores = [int(s) for s in setup["scores"]]
+        self._deal_events: list[Event] = []
+
+    def _deal(self) -> list[Event]:
+        """Shuffle, deal and turn the starting card for a fresh round."""
+        events: list[Event] = []
+        self.draw_pile = self._shuffled(list(self.cards))
+        n = self.num_players
+        for _ in range(self.hand_size):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(self.draw_pile.pop())
+        events.append(Event("deal", player=self.dealer, count=self.hand_size))
+        for p in range(n):
+            events.append(Event("draw", player=p, cards=tuple(self.hands[p]), count=len(self.hands[p]),
+                                reason="deal", visible_to=(p,)))
+        while True:
+            card = self.draw_pile.pop()
+            if self.accepts_start_card(card):
+                break
+            events.append(Event("return", cards=(card,)))
+            self.draw_pile = self._shuffled(self.draw_pile + [card])
+        self.discard.append(card)
+        self.color = card.color
+        events.append(Event("start", cards=(card,), color=card.color))
+        self._start_effect(card, events)
+        return events
+
+    def _shuffled(self, cards: list[Card]) -> list[Card]:
+        cards.sort(key=lambda c: c.id)  # the source sees a canonical order
+        out = self.source.shuffle(cards, self.epoch)
+        self.epoch += 1
+        return out
+
+    # -- public read-only view -----------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.names)
+
+    @property
+    def top(self) -> Card:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    @property
+    def draw_count(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self.draw_pile)
+
+    @property
+    def over(self) -> bool:
+        """The round has ended."""
+        return self.phase == "over"
+
+    @property
+    def target_score(self) -> int:
+        return int(self.options.get("target_score", 500))
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None
+
+    @property
+    def match_winner(self) -> int | None:
+        """The player who reached the target score, if anyone has."""
+        if not self.over:
+            return None
+        best = max(range(self.num_players), key=lambda p: self.scores[p])
+        return best if self.scores[best] >= self.target_score else None
+
+    @property
+    def round_winners(self) -> list[int]:
+        """Everyone who won the finished round (more than one where a variant allows ties)."""
+        return [self.winner] if self.over and self.winner is not None else []
+
+    def hand(self, p: int) -> list[Card]:
+        """Player ``p``'s cards (a copy)."""
+        return list(self.hands[p])
+
+    def card(self, card_id: int) -> Card:
+        return self.cards[card_id]
+
+    def _next(self, p: int, steps: int = 1) -> int:
+        return (p + self.direction * steps) % len(self.names)
+
+    @property
+    def deal_events(self) -> list[Event]:
+        """What happened at the deal of the current round (hands, starting card)."""
+        return list(self._deal_events)
+
+    # -- acting -----------------------------------------------------------------
+    def to_act(self) -> list[int]:
+        """Every player who has a legal action now, in seat order."""
+        if self.phase == "over":
+            return []
+        if self.exposed is None:
+            return [self.current]
+        return list(range(self.num_players))
+
+    def legal_actions(self, p: int) -> list[Action]:
+        """Every legal action of player ``p`` now (a wild once per colour)."""
+        return list(self._legal(p))
+
+    def _legal(self, p: int) -> tuple[Action, ...]:
+        # Cached per state version: a random or bot move asks, then apply checks.
+        cache = self._legal_cache
+        if cache[0] == self.version and p in cache[1]:
+            return cache[1][p]
+        if cache[0] != self.version:
+            cache = self._legal_cache = (self.version, {})
+        if self.phase == "over" or not 0 <= p < len(self.names):
+            acts: list[Action] = []
+        else:
+            acts = self._turn_actions(p) if p == self.current else []
+            x = self.exposed
+            if x is not None:
+                if p == x:
+                    if UNO not in acts:
+                        acts.append(UNO)
+                else:
+                    acts.append(Action("catch", target=x))
+        cache[1][p] = out = tuple(acts)
+        return out
+
+    def apply(self, p: int, action: Action | dict[str, Any]) -> list[Event]:
+        """Carry out ``action`` for player ``p`` and return what happened.
+
+        Raises :class:`IllegalAction` (the state untouched) for anything not
+        in :meth:`legal_actions`.
+        """
+        if isinstance(action, dict):
+            try:
+                action = Action.from_dict(action)
+            except ValueError as e:
+                raise IllegalAction(str(e)) from None
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not an action")
+        else:
+            # 7.0 == 7, so a float id would match a legal action and then break indexing.
+            card, target = action.card, action.target
+            if (card is not None and type(card) is not int) or (target is not None and type(target) is not int) \
+                    or type(action.kind) is not str or (action.color is not None and type(action.color) is not str):
+                raise IllegalAction("an action's card and target are ints, its kind and colour strings")
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.names):
+            raise IllegalAction(f"there is no player {p!r} at this table")
+        if action not in self._legal(p):
+            raise IllegalAction(self._explain(p, action))
+        events: list[Event] = []
+        kind = action.kind
+        if kind == "uno":
+            self.declared[p] = True
+            if self.exposed == p:
+                self.exposed = None
+            events.append(Event("uno", player=p))
+        elif kind == "catch":
+            self.exposed = None
+            events.append(Event("catch", player=p, target=action.target))
+            self._draw(action.target, int(self.options.get("uno_penalty", 2)), "uno", events)
+        else:
+            if p != self.exposed:
+                self.exposed = None  # the next player has begun their turn
+            self._do(p, action, events)
+        self.version += 1
+        return events
+
+    def _explain(self, p: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``p``, in words."""
+        name = self.names[p]
+        if self.phase == "over":
+            return "the round is over; start the next round first"
+        kind = action.kind
+        if kind == "catch":
+            if self.exposed is None:
+                return "nobody can be caught: everyone with one card called UNO in time"
+            if action.target != self.exposed:
+                return f"you can only catch {self.names[self.exposed]} now"
+            return "you cannot catch yourself"
+        if kind == "uno":
+            return "you can call UNO only as you play your second-to-last card (or right after)"
+        if p != self.current:
+            return f"it is {self.names[self.current]}'s turn, not {name}'s"
+        return self._explain_turn(p, action)
+
+    def _explain_turn(self, p: int, action: Action) -> str:
+        return f"{action} is not a legal move now"
+
+    # -- shared mechanics for variants ------------------------------------------
+    def _hand_card(self, p: int, card_id: int | None) -> Card | None:
+        for c in self.hands[p]:
+            if c.id == card_id:
+                return c
+        return None
+
+    def _can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def _draw_one(self, events: list[Event]) -> Card | None:
+        if not self.draw_pile:
+            if len(self.discard) <= 1:
+                return None
+            top = self.discard.pop()
+            self.draw_pile = self._shuffled(self.discard)
+            self.discard = [top]
+            events.append(Event("reshuffle", count=len(self.draw_pile)))
+        return self.draw_pile.pop()
+
+    def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
+        """``p`` draws ``n`` cards (fewer if the piles run dry)."""
+        got: list[Card] = []
+        for _ in range(n):
+            c = self._draw_one(events)
+            if c is None:
+                break
+            got.append(c)
+        self._give(p, got, reason, events)
+        return got
+
+    def _give(self, p: int, cards: list[Card], reason: str, events: list[Event]) -> None:
+        if cards:
+            self.hands[p].extend(cards)
+            self.declared[p] = False
+            if self.exposed == p:
+                self.exposed = None
+        events.append(Event("draw", player=p, cards=tuple(cards), count=len(cards), reason=reason,
+                            visible_to=(p,)))
+
+    def _discard_from_hand(self, p: int, card: Card) -> None:
+        """Move ``card`` from ``p``'s hand to the pile and track UNO calls."""
+        hand = self.hands[p]
+        hand.remove(card)
+        self.discard.append(card)
+        if len(hand) == 1 and not self.declared[p]:
+            self.exposed = p
+
+    def _end_round(self, winner: int, events: list[Event]) -> None:
+        self.phase = "over"
+        self.winner = winner
+        self.exposed = None
+        self.pending = None
+        points = sum(self.card_points(c) for q, h in enumerate(self.hands) if q != winner for c in h)
+        self.last_points = points
+        self.scores[winner] += points
+        events.append(Event("round_over", player=winner, points=points))
+        if self.match_winner is not None:
+            events.append(Event("match_over", player=self.match_winner, points=self.scores[self.match_winner]))
+
+    def next_round(self) -> list[Event]:
+        """Deal the match's next round; the deal passes to the next seat."""
+        if not self.over:
+            raise IllegalAction("the round is still being played")
+        if self.match_over:
+            raise IllegalAction("the match is over")
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.num_players
+        self._reset_round()
+        self.version += 1
+        self._deal_events = self._deal()
+        return self.deal_events
+
+    # -- observation --------------------------------------------------------------
+    def observation(self, p: int | None) -> dict[str, Any]:
+        """Everything player ``p`` may see and nothing else; ``None`` is a spectator.
+
+        Other hands appear only as counts (and in full once the round is over,
+        when they are counted openly); the draw pile only as a count.
+        """
+        n = self.num_players
+        me = p if p is not None and 0 <= p < n else None
+        obs: dict[str, Any] = {
+            "variant": self.variant,
+            "version": self.version,
+            "me": me,
+            "round": self.round,
+            "dealer": self.dealer,
+            "current": self.current,
+            "direction": self.direction,
+            "color": self.color,
+            "top": self.top.to_dict() if self.discard else None,
+            "discard": [c.to_dict() for c in self.discard],
+            "draw_count": len(self.draw_pile),
+            "deck_size": len(self.cards),
+            "phase": self.phase,
+            "pending": self._public_pending(),
+            "players": [
+                {
+                    "name": self.names[q],
+                    "cards": len(self.hands[q]),
+                    "uno": self.declared[q] and len(self.hands[q]) == 1,
+                    "exposed": self.exposed == q,
+                    "score": self.scores[q],
+                }
+                for q in range(n)
+            ],
+            "to_act": self.to_act(),
+            "options": dict(self.options),
+            "target_score": self.target_score,
+            "over": self.over,
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "match_over": self.match_over,
+            "match_winner": self.match_winner,
+        }
+        if me is not None:
+            obs["hand"] = [c.to_dict() for c in self.hands[me]]
+            obs["legal"] = [a.to_dict() for a in self.legal_actions(me)]
+            obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
+        if self.over:
+            obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
+            obs["points"] = self.last_points
+        self._observe(obs, me)
+        return obs
+
+    def _observe(self, obs: dict[str, Any], me: int | None) -> None:
+        """Add a variant's own public keys (and ``me``'s private ones) to an observation."""
+
+    def _public_pending(self) -> dict[str, Any] | None:
+        """The public part of :attr:`pending`; variants hide what must stay secret."""
+        return None
+
+    # -- serialisation -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as msgpack-able data (see :meth:`from_dict`)."""
+        return {
+            "variant": self.variant,
+            "names": list(self.names),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "scores": list(self.scores),
+            "round": self.round,
+            "dealer": self.dealer,
+            "version": self.version,
+            "epoch": self.epoch,
+            "hands": [[c.id for c in h] for h in self.hands],
+            "draw_pile": [c.id for c in self.draw_pile],
+            "discard": [c.id for c in self.discard],
+            "current": self.current,
+            "direction": self.direction,
+            "color": self.color,
+            "phase": self.phase,
+            "pending": None if self.pending is None else dict(self.pending),
+            "drawn": self.drawn,
+            "declared": list(self.declared),
+            "exposed": self.exposed,
+            "winner": self.winner,
+            "last_points": self.last_points,
+            "deal_events": [e.to_dict() for e in self._deal_events],
+            "extra": self._save_extra(),
+        }
+
+    def _save_extra(self) -> dict[str, Any]:
+        """A variant's own state for :meth:`to_dict` (msgpack-able)."""
+        return {}
+
+    def _load_extra(self, d: dict[str, Any]) -> None:
+        """Restore what :meth:`_save_extra` saved."""
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], *, source: DeckSource | None = None) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`; ``Game.from_dict`` picks the variant class."""
+        from .registry import variant_class
+
+        klass = variant_class(d["variant"]) if cls is Game else cls
+        g = klass.__new__(klass)
+        g.names = list(d["names"])
+        g.options = klass.check_options(dict(d["options"]))
+        g.seed = bytes(d["seed"])
+        g.source = source if source is not None else SeededSource(g.seed)
+        g._init_deck()
+        by_id = g.cards.__getitem__
+        g.scores = list(d["scores"])
+        g.round = d["round"]
+        g.dealer = d["dealer"]
+        g.version = d["version"]
+        g._legal_cache = (-1, {})
+        g.epoch = d["epoch"]
+        g.hands = [[by_id(i) for i in h] for h in d["hands"]]
+        g.draw_pile = [by_id(i) for i in d["draw_pile"]]
+        g.discard = [by_id(i) for i in d["discard"]]
+        g.current = d["current"]
+        g.direction = d["direction"]
+        g.color = d["color"]
+        g.phase = d["phase"]
+        g.pending = None if d["pending"] is None else dict(d["pending"])
+        g.drawn = d["drawn"]
+        g.declared = list(d["declared"])
+        g.exposed = d["exposed"]
+        g.winner = d["winner"]
+        g.last_points = d["last_points"]
+        g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]
+        g._load_extra(d.get("extra", {}))
+        return g
+
+    def copy(self) -> "Game":
+        return type(self).from_dict(self.to_dict(), source=self.source)
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.variant} players={self.num_players} round={self.round} "
+                f"current={self.current} top={self.top if self.discard else None} phase={self.phase}>")
