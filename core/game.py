@@ -150,6 +150,15 @@ class Game:
         """False sends the card back into the pile and turns another."""
         return True
 
+    def _reject_start_card(self, card: Card, events: list[Event]) -> None:
+        """A card that may not start goes back into the pile, which is shuffled."""
+        events.append(Event("return", cards=(card,)))
+        self.draw_pile = self._shuffled(self.draw_pile + [card])
+
+    def names_color(self, card: Card) -> bool:
+        """Whether playing ``card`` names a colour (a plain wild does)."""
+        return card.color is None
+
     def _start_effect(self, card: Card, events: list[Event]) -> None:
         """Apply the starting card; the default lets the player after the dealer start."""
         self.current = self._next(self.dealer)
@@ -188,6 +197,8 @@ class Game:
         self.drawn: int | None = None  # id of the card the current player just drew
         self.declared = [False] * n  # called UNO for the hand they hold now
         self.exposed: int | None = None  # one card, no call, may still be caught
+        self.out = [False] * n  # knocked out of this round (turn order passes them by)
+        self.set_aside: list[Card] = []  # out of play until the next reshuffle
         self.winner = None
         self.last_points = 0
         self.current = self._next(self.dealer) if n else 0
@@ -199,7 +210,7 @@ class Game:
         self._faces = {c.face for c in self.cards}
         # Every way to play each card, built once: legal-move generation only indexes it.
         self._play_acts: list[tuple[Action, ...]] = [
-            tuple(play_action(c.id, col) for col in COLORS) if c.color is None else (play_action(c.id),)
+            tuple(play_action(c.id, col) for col in COLORS) if self.names_color(c) else (play_action(c.id),)
             for c in self.cards
         ]
 
@@ -278,8 +289,7 @@ class Game:
             card = self.draw_pile.pop()
             if self.accepts_start_card(card):
                 break
-            events.append(Event("return", cards=(card,)))
-            self.draw_pile = self._shuffled(self.draw_pile + [card])
+            self._reject_start_card(card, events)
         self.discard.append(card)
         self.color = card.color
         events.append(Event("start", cards=(card,), color=card.color))
@@ -341,7 +351,20 @@ class Game:
         return self.cards[card_id]
 
     def _next(self, p: int, steps: int = 1) -> int:
-        return (p + self.direction * steps) % len(self.names)
+        """The player ``steps`` seats on in the direction of play, passing knocked-out seats."""
+        n = len(self.names)
+        if True not in self.out:
+            return (p + self.direction * steps) % n
+        for _ in range(steps):
+            p = (p + self.direction) % n
+            while self.out[p]:
+                p = (p + self.direction) % n
+        return p
+
+    @property
+    def active(self) -> list[int]:
+        """The players still in the round."""
+        return [p for p in range(len(self.names)) if not self.out[p]]
 
     @property
     def deal_events(self) -> list[Event]:
@@ -353,9 +376,19 @@ class Game:
         """Every player who has a legal action now, in seat order."""
         if self.phase == "over":
             return []
-        if self.exposed is None:
+        if self.exposed is not None:
+            return [p for p in range(self.num_players) if not self.out[p]]
+        if not self._has_out_of_turn():
             return [self.current]
-        return list(range(self.num_players))
+        return [p for p in range(self.num_players) if p == self.current or self._out_of_turn_actions(p)]
+
+    def _has_out_of_turn(self) -> bool:
+        """Cheap test: could anyone but the current player act now (jump-ins, ...)?"""
+        return False
+
+    def _out_of_turn_actions(self, p: int) -> list[Action]:
+        """Legal actions of ``p`` when it is not ``p``'s turn (besides UNO calls and catches)."""
+        return []
 
     def legal_actions(self, p: int) -> list[Action]:
         """Every legal action of player ``p`` now (a wild once per colour)."""
@@ -371,13 +404,16 @@ class Game:
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
-            acts = self._turn_actions(p) if p == self.current else []
+            if p == self.current:
+                acts = self._turn_actions(p)
+            else:
+                acts = self._out_of_turn_actions(p) if self._has_out_of_turn() else []
             x = self.exposed
             if x is not None:
                 if p == x:
                     if UNO not in acts:
                         acts.append(UNO)
-                else:
+                elif not self.out[p]:
                     acts.append(Action("catch", target=x))
         cache[1][p] = out = tuple(acts)
         return out
@@ -452,15 +488,16 @@ class Game:
         return None
 
     def _can_draw(self) -> bool:
-        return bool(self.draw_pile) or len(self.discard) > 1
+        return bool(self.draw_pile) or len(self.discard) > 1 or bool(self.set_aside)
 
     def _draw_one(self, events: list[Event]) -> Card | None:
         if not self.draw_pile:
-            if len(self.discard) <= 1:
+            if len(self.discard) <= 1 and not self.set_aside:
                 return None
             top = self.discard.pop()
-            self.draw_pile = self._shuffled(self.discard)
+            self.draw_pile = self._shuffled(self.discard + self.set_aside)
             self.discard = [top]
+            self.set_aside = []
             events.append(Event("reshuffle", count=len(self.draw_pile)))
         return self.draw_pile.pop()
 
@@ -483,6 +520,10 @@ class Game:
                 self.exposed = None
         events.append(Event("draw", player=p, cards=tuple(cards), count=len(cards), reason=reason,
                             visible_to=(p,)))
+        self._after_draw(p, events)
+
+    def _after_draw(self, p: int, events: list[Event]) -> None:
+        """Called after every draw (a variant's knock-out rule hooks in here)."""
 
     def _discard_from_hand(self, p: int, card: Card) -> None:
         """Move ``card`` from ``p``'s hand to the pile and track UNO calls."""
@@ -498,11 +539,29 @@ class Game:
         self.exposed = None
         self.pending = None
         points = sum(self.card_points(c) for q, h in enumerate(self.hands) if q != winner for c in h)
+        points += self._round_bonus(winner)
         self.last_points = points
         self.scores[winner] += points
         events.append(Event("round_over", player=winner, points=points))
         if self.match_winner is not None:
             events.append(Event("match_over", player=self.match_winner, points=self.scores[self.match_winner]))
+
+    def _round_bonus(self, winner: int) -> int:
+        """Points the winner scores beyond the cards in other hands."""
+        return 0
+
+    def _knock_out(self, p: int, events: list[Event]) -> None:
+        """Take ``p`` out of the round; their hand is set aside until the next reshuffle."""
+        self.out[p] = True
+        self.set_aside.extend(self.hands[p])
+        events.append(Event("knockout", player=p, count=len(self.hands[p])))
+        self.hands[p] = []
+        self.declared[p] = False
+        if self.exposed == p:
+            self.exposed = None
+        left = self.active
+        if len(left) == 1:
+            self._end_round(left[0], events)
 
     def next_round(self) -> list[Event]:
         """Deal the match's next round; the deal passes to the next seat."""
@@ -538,6 +597,7 @@ class Game:
             "top": self.top.to_dict() if self.discard else None,
             "discard": [c.to_dict() for c in self.discard],
             "draw_count": len(self.draw_pile),
+            "set_aside_count": len(self.set_aside),
             "deck_size": len(self.cards),
             "phase": self.phase,
             "pending": self._public_pending(),
@@ -547,6 +607,7 @@ class Game:
                     "cards": len(self.hands[q]),
                     "uno": self.declared[q] and len(self.hands[q]) == 1,
                     "exposed": self.exposed == q,
+                    "out": self.out[q],
                     "score": self.scores[q],
                 }
                 for q in range(n)
@@ -601,6 +662,8 @@ class Game:
             "drawn": self.drawn,
             "declared": list(self.declared),
             "exposed": self.exposed,
+            "out": list(self.out),
+            "set_aside": [c.id for c in self.set_aside],
             "winner": self.winner,
             "last_points": self.last_points,
             "deal_events": [e.to_dict() for e in self._deal_events],
@@ -644,6 +707,8 @@ class Game:
         g.drawn = d["drawn"]
         g.declared = list(d["declared"])
         g.exposed = d["exposed"]
+        g.out = list(d["out"])
+        g.set_aside = [by_id(i) for i in d["set_aside"]]
         g.winner = d["winner"]
         g.last_points = d["last_points"]
         g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]

@@ -185,18 +185,19 @@ def test_unknown_variant_raises():
 
 
 def test_option_defaults():
+    house = {"stacking": "none", "seven_o": False, "jump_in": False, "force_play": False, "no_bluff": False}
     g = core.new_game("classic", 4, seed=1)
-    assert g.options == {"draw_until_playable": False, "target_score": 500, "uno_penalty": 2}
+    assert g.options == {"draw_until_playable": False, "target_score": 500, "uno_penalty": 2, **house}
     g = core.new_game("classic", 4, seed=1, options={"draw_until_playable": True, "target_score": 100,
                                                       "uno_penalty": 4})
-    assert g.options == {"draw_until_playable": True, "target_score": 100, "uno_penalty": 4}
+    assert g.options == {"draw_until_playable": True, "target_score": 100, "uno_penalty": 4, **house}
 
 
 @pytest.mark.parametrize(
     "options, name",
     [
         ({"stacking": True}, "stacking"),
-        ({"draw_until_playable": False, "jump_in": True}, "jump_in"),
+        ({"draw_until_playable": False, "jump_ins": True}, "jump_ins"),
         ({"draw_until_playable": "yes"}, "draw_until_playable"),
         ({"draw_until_playable": 1}, "draw_until_playable"),
         ({"draw_until_playable": None}, "draw_until_playable"),

@@ -1,14 +1,22 @@
-"""Classic UNO: the official 108-card rules (see ``docs/rules/classic.md``)."""
+"""Classic UNO: the official 108-card rules and the common house rules.
+
+See ``docs/rules/classic.md`` and ``docs/rules/house-rules.md``. The
+machinery here (draw penalties that can be stacked, challenges, 7-0 swaps,
+jump-ins, forced plays) is shared: No Mercy subclasses this game and only
+turns it on and adds cards.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ..actions import CHALLENGE, DRAW, PASS, UNO, Action
+from ..actions import CHALLENGE, DRAW, PASS, UNO, Action, play_action
 from ..cards import COLORS, Card
 from ..events import Event
 from ..game import Game, Option
 from ..registry import register
+
+STACKING = ("none", "same", "progressive")
 
 
 @register
@@ -23,7 +31,18 @@ class ClassicGame(Game):
         "draw_until_playable": Option(False, "keep drawing until a playable card turns up"),
         "target_score": Option(500, "points that win the match (1 or more)", lambda v: v >= 1),
         "uno_penalty": Option(2, "cards drawn when caught without UNO (0 to 10)", lambda v: 0 <= v <= 10),
+        "stacking": Option("none", "answer a draw card with one: none, same or progressive",
+                           lambda v: v in STACKING),
+        "seven_o": Option(False, "a 7 swaps hands with a chosen player; a 0 passes every hand on"),
+        "jump_in": Option(False, "play a card identical to the top card out of turn"),
+        "force_play": Option(False, "a drawn card that can be played must be played"),
+        "no_bluff": Option(False, "Wild Draw Four only without the colour in play; no challenges"),
     }
+
+    DRAW_VALUES: dict[str, int] = {"+2": 2, "W+4": 4}
+    """What each draw card makes the next player draw."""
+    CHALLENGEABLE: frozenset[str] = frozenset({"W+4"})
+    """Draw cards whose legality depends on the hand, so they can be challenged."""
 
     @classmethod
     def build_deck(cls, num_players: int, options: dict[str, Any]) -> list[tuple[str | None, str]]:
@@ -34,6 +53,32 @@ class ClassicGame(Game):
                 faces += [(color, rank), (color, rank)]
         faces += [(None, "W")] * 4 + [(None, "W+4")] * 4
         return faces
+
+    # -- rule switches (options here; No Mercy fixes them) ---------------------------
+    @property
+    def stacking(self) -> str:
+        return self.options["stacking"]
+
+    @property
+    def swaps(self) -> bool:
+        """7 swaps hands, 0 rotates them."""
+        return self.options["seven_o"]
+
+    @property
+    def jump_ins(self) -> bool:
+        return self.options["jump_in"]
+
+    @property
+    def forced_play(self) -> bool:
+        return self.options["force_play"]
+
+    @property
+    def draws_until_playable(self) -> bool:
+        return self.options["draw_until_playable"]
+
+    @property
+    def challenges(self) -> bool:
+        return not self.options["no_bluff"]
 
     # -- matching and scoring ----------------------------------------------------
     def is_playable(self, card: Card) -> bool:
@@ -66,67 +111,142 @@ class ClassicGame(Game):
         else:
             self.current = first
 
+    def draw_value(self, card: Card) -> int:
+        return self.DRAW_VALUES.get(card.rank, 0)
+
+    def _is_bluff(self, p: int, card: Card) -> bool:
+        """Playing ``card`` now breaks its condition (a Wild Draw Four with the colour in play)."""
+        return card.rank == "W+4" and any(c.color == self.color for c in self.hands[p] if c is not card)
+
     # -- legal actions ---------------------------------------------------------------
-    def _plays(self, cards: list[Card]) -> list[Action]:
+    def _plays(self, p: int, cards: list[Card], on_stack: bool = False) -> list[Action]:
+        """Legal plays of ``cards`` from ``p``'s hand on the current top."""
         out: list[Action] = []
         color, rank, acts = self.color, self.discard[-1].rank, self._play_acts
+        last_card = len(self.hands[p]) == 1
         for c in cards:
-            if c.color is None or c.color == color or c.rank == rank:
+            if on_stack:
+                if not self._stacks(c):
+                    continue
+            elif not (c.color is None or c.color == color or c.rank == rank):
+                continue
+            if not self.challenges and c.rank in self.CHALLENGEABLE and self._is_bluff(p, c):
+                continue  # no_bluff: only the honest Wild Draw Four is legal
+            if c.rank == "7" and self.swaps and not last_card:
+                out += [Action("play", c.id, None, t) for t in self.active if t != p]
+            else:
                 out += acts[c.id]
         return out
+
+    def _stacks(self, card: Card) -> bool:
+        """Whether ``card`` may answer the pending draw penalty."""
+        value = self.draw_value(card)
+        if not value or self.pending is None:
+            return False
+        if self.stacking == "same":
+            return card.rank == self.pending["rank"]
+        return value >= self.pending["last"]
 
     def _turn_actions(self, p: int) -> list[Action]:
         phase = self.phase
         hand = self.hands[p]
         if phase == "play":
-            acts = self._plays(hand)
+            acts = self._plays(p, hand)
             if acts and len(hand) == 2 and not self.declared[p]:
                 acts.append(UNO)
             acts.append(DRAW if self._can_draw() else PASS)
             return acts
         if phase == "drawn":
-            acts = self._plays([c for c in hand if c.id == self.drawn])
+            acts = self._plays(p, [c for c in hand if c.id == self.drawn])
             if len(hand) == 2 and not self.declared[p]:
                 acts.append(UNO)
-            acts.append(PASS)
+            if not (self.forced_play and acts):
+                acts.append(PASS)
+            return acts
+        if phase == "stack":
+            acts = self._plays(p, hand, on_stack=True)
+            if self.pending.get("challengeable"):
+                acts.append(CHALLENGE)
+            acts.append(DRAW)
             return acts
         if phase == "challenge":
             return [CHALLENGE, DRAW]
         return []
 
+    def _has_out_of_turn(self) -> bool:
+        return self.jump_ins and self.phase in ("play", "drawn", "stack") and self.discard[-1].color is not None
+
+    def _out_of_turn_actions(self, p: int) -> list[Action]:
+        """Jump-ins: a card identical to the top card, played out of turn."""
+        if self.out[p]:
+            return []
+        top = self.discard[-1]
+        same = [c for c in self.hands[p] if c.color == top.color and c.rank == top.rank]
+        if not same:
+            return []
+        return self._plays(p, same[:1], on_stack=self.phase == "stack") if self.phase == "stack" \
+            else self._plays(p, same[:1])
+
     def _explain_turn(self, p: int, action: Action) -> str:
         kind = action.kind
+        pending = self.pending or {}
         if self.phase == "challenge":
-            by = self.names[self.pending["by"]] if self.pending else "the last player"
+            by = self.names[pending["by"]] if "by" in pending else "the last player"
             return f"answer {by}'s Wild Draw Four first: challenge it (c) or draw the 4 cards (d)"
+        if self.phase == "stack" and kind == "play":
+            card = self._hand_card(p, action.card)
+            if card is None:
+                return "you do not hold that card"
+            return (f"{pending.get('total', 0)} cards are coming to you: answer with a draw card "
+                    f"{'like the last one' if self.stacking == 'same' else 'as big as the last one'}, "
+                    "or draw them (d)")
         if kind == "play":
             card = self._hand_card(p, action.card)
             if card is None:
                 return "you do not hold that card"
             if self.phase == "drawn" and card.id != self.drawn:
                 return "after drawing you may play only the card you drew, or keep it"
-            if card.is_wild and action.color not in COLORS:
+            if self.names_color(card) and action.color not in COLORS:
                 return f"name a colour for the {card.name}: red, yellow, green or blue"
-            if not card.is_wild and action.color is not None:
-                return f"{card.name} is not a wild card; it cannot name a colour"
+            if not self.names_color(card) and action.color is not None:
+                return f"{card.name} is not a wild card that names a colour; play it without one"
+            if card.rank == "7" and self.swaps and len(self.hands[p]) > 1 and action.target is None:
+                return "a 7 swaps hands: choose the player to swap with"
+            if action.target is not None and not (card.rank == "7" and self.swaps):
+                return f"{card.name} does not take a target player"
+            if action.target is not None and (action.target == p or action.target not in self.active):
+                return "swap with another player who is still in the round"
+            if card.rank in self.CHALLENGEABLE and not self.challenges and self._is_bluff(p, card):
+                return f"with no bluffing you may play {card.name} only without a {self.color} card"
             return f"{card} does not match {self.top} (colour in play: {self.color})"
         if kind == "draw" and self.phase == "drawn":
             return "you have already drawn this turn: play the drawn card or keep it (p)"
         if kind == "draw":
             return "there is nothing left to draw; pass instead"
+        if kind == "pass" and self.phase == "drawn":
+            return "the card you drew can be played, and it must be (force play)"
         if kind == "pass":
             return "you can pass only after drawing a playable card, or when nothing is left to draw"
         if kind == "challenge":
             return "you can challenge only a Wild Draw Four played on you, right away"
-        return f"{kind!r} is not a move in classic UNO"
+        return f"{kind!r} is not a move in {self.variant}"
+
+    def _explain(self, p: int, action: Action) -> str:
+        if action.kind == "play" and p != self.current and self.jump_ins and not self.out[p]:
+            card = self._hand_card(p, action.card)
+            if card is not None and self.discard and card.face != self.discard[-1].face:
+                return f"only a card identical to {self.top} can jump in out of turn"
+        return super()._explain(p, action)
 
     # -- carrying out actions ----------------------------------------------------------
     def _do(self, p: int, action: Action, events: list[Event]) -> None:
         kind = action.kind
         if kind == "play":
-            self._play(p, self.cards[action.card], action.color, events)
-        elif kind == "draw" and self.phase == "challenge":
-            self._accept_draw_four(p, events)
+            if p != self.current:
+                events.append(Event("jump_in", player=p))
+            self._play(p, self.cards[action.card], action, events)
+        elif kind == "draw" and self.phase in ("challenge", "stack"):
+            self._take_penalty(p, events)
         elif kind == "draw":
             self._turn_draw(p, events)
         elif kind == "pass":
@@ -134,12 +254,21 @@ class ClassicGame(Game):
             self._end_turn(p)
         elif kind == "challenge":
             self._challenge(p, events)
+        else:
+            self._do_more(p, action, events)
+
+    def _do_more(self, p: int, action: Action, events: list[Event]) -> None:
+        """Action kinds of variants built on this one."""
+        raise AssertionError(f"unhandled legal action {action}")
 
     def _end_turn(self, p: int, skip: int = 0) -> None:
+        if self.phase == "over":
+            return
         if len(self.hands[p]) != 1:
             self.declared[p] = False  # a call is for the play it announces, not a later one
         self.phase = "play"
         self.drawn = None
+        self.pending = None
         self.current = self._next(p, 1 + skip)
 
     def _turn_draw(self, p: int, events: list[Event]) -> None:
@@ -149,10 +278,13 @@ class ClassicGame(Game):
             if c is None:
                 break
             got.append(c)
-            if self.is_playable(c) or not self.options["draw_until_playable"]:
+            if self.is_playable(c) or not self.draws_until_playable:
                 break
         self._give(p, got, "turn", events)
-        if got and self.is_playable(got[-1]):
+        if self.phase == "over" or self.out[p]:
+            self._end_turn(p)
+            return
+        if got and self.is_playable(got[-1]) and self._plays(p, got[-1:]):
             self.phase = "drawn"
             self.drawn = got[-1].id
         else:
@@ -160,57 +292,134 @@ class ClassicGame(Game):
                 events.append(Event("empty", player=p))
             self._end_turn(p)
 
-    def _play(self, p: int, card: Card, color: str | None, events: list[Event]) -> None:
-        hand = self.hands[p]
-        # A Wild Draw Four is a bluff when its player held a card of the colour in play.
+    def _play(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        on_stack = self.phase == "stack"
         before = self.color
-        bluff = card.rank == "W+4" and any(c.color == before for c in hand if c is not card)
+        bluff = self._is_bluff(p, card)
         self._discard_from_hand(p, card)
-        self.color = color if card.color is None else card.color
-        self.phase = "play"
+        self.color = action.color if self.names_color(card) else card.color
         self.drawn = None
-        events.append(Event("play", player=p, cards=(card,), color=self.color))
-        rank = card.rank
-        nxt = self._next(p)
-        if not hand:
-            # The last card's draw still hits the next player, and those cards count.
-            if rank in ("+2", "W+4"):
-                self._draw(nxt, 2 if rank == "+2" else 4, "last", events)
-            self._end_round(p, events)
+        events.append(Event("play", player=p, cards=(card,), color=self.color, target=action.target))
+        self._before_effect(p, card, events)
+        if not self.hands[p]:
+            self._going_out(p, card, on_stack, events)
             return
-        if rank == "S":
-            events.append(Event("skip", player=nxt))
-            self._end_turn(p, skip=1)
-        elif rank == "R":
-            events.append(Event("reverse"))
-            self.direction = -self.direction
-            if self.num_players == 2:  # Reverse works like Skip: play again.
-                events.append(Event("skip", player=nxt))
-                self._end_turn(p, skip=1)
-            else:
-                self._end_turn(p)
-        elif rank == "+2":
-            self._draw(nxt, 2, "penalty", events)
-            events.append(Event("skip", player=nxt))
-            self._end_turn(p, skip=1)
-        elif rank == "W+4":
-            self.phase = "challenge"
-            self.pending = {"kind": "draw_four", "by": p, "victim": nxt, "color_before": before,
-                            "bluff": bluff}
-            self.current = nxt
+        if not on_stack:
+            self.pending = None
+        self.phase = "play"
+        self._effect(p, card, action, events, on_stack=on_stack, before=before, bluff=bluff)
+
+    def _before_effect(self, p: int, card: Card, events: list[Event]) -> None:
+        """What a card does to its player's hand before its effect (No Mercy's Discard All)."""
+
+    def _going_out(self, p: int, card: Card, on_stack: bool, events: list[Event]) -> None:
+        # The last card's draw still hits the next player, and those cards count.
+        value = self.draw_value(card)
+        if value:
+            total = value + (self.pending["total"] if on_stack and self.pending else 0)
+            self._draw(self._penalty_victim(p, card), total, "last", events)
+        self._end_round(p, events)
+
+    def _penalty_victim(self, p: int, card: Card) -> int:
+        return self._next(p)
+
+    def _effect(self, p: int, card: Card, action: Action, events: list[Event], *,
+                on_stack: bool, before: str | None, bluff: bool) -> None:
+        """Carry out ``card``'s effect after ``p`` played it (and still holds cards)."""
+        rank = card.rank
+        if self.draw_value(card):
+            self._draw_card(p, card, events, on_stack=on_stack, before=before, bluff=bluff)
+            return
+        handler = self.EFFECTS.get(rank)
+        if handler is not None:
+            handler(self, p, card, action, events)
         else:
             self._end_turn(p)
 
-    def _accept_draw_four(self, p: int, events: list[Event]) -> None:
-        self.pending = None
-        self._draw(p, 4, "penalty", events)
-        events.append(Event("skip", player=p))
+    # -- card effects -----------------------------------------------------------------
+    def _skip(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        events.append(Event("skip", player=self._next(p)))
+        self._end_turn(p, skip=1)
+
+    def _reverse(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        events.append(Event("reverse"))
+        self.direction = -self.direction
+        if len(self.active) == 2:  # Reverse works like Skip: play again.
+            events.append(Event("skip", player=self._next(p)))
+            self._end_turn(p, skip=1)
+        else:
+            self._end_turn(p)
+
+    def _seven(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        if self.swaps and action.target is not None:
+            t = action.target
+            self.hands[p], self.hands[t] = self.hands[t], self.hands[p]
+            events.append(Event("swap", player=p, target=t))
+            self._hands_moved()
         self._end_turn(p)
+
+    def _zero(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        if self.swaps:
+            moved = [list(h) for h in self.hands]
+            for q in self.active:
+                self.hands[self._next(q)] = moved[q]
+            events.append(Event("rotate", player=p))
+            self._hands_moved()
+        self._end_turn(p)
+
+    def _hands_moved(self) -> None:
+        # Hands changed owners: nobody is caught for a single card they were handed,
+        # and a single card received counts as called.
+        self.exposed = None
+        self.declared = [len(h) == 1 for h in self.hands]
+
+    EFFECTS: dict[str, Callable[..., None]] = {"S": _skip, "R": _reverse, "7": _seven, "0": _zero}
+    """Rank -> effect of the cards that are not draw cards."""
+
+    # -- draw penalties, stacking and challenges -------------------------------------------
+    def _draw_card(self, p: int, card: Card, events: list[Event], *, on_stack: bool,
+                   before: str | None, bluff: bool) -> None:
+        """A draw card: the penalty waits for an answer (a stack, a challenge) or lands at once."""
+        total = self.draw_value(card) + (self.pending["total"] if on_stack and self.pending else 0)
+        victim = self._penalty_victim(p, card)
+        challengeable = card.rank in self.CHALLENGEABLE and self.challenges
+        can_stack = self.stacking != "none"
+        if not (can_stack or challengeable):
+            self._draw(victim, total, "penalty", events)
+            events.append(Event("skip", player=victim))
+            self.pending = None
+            self._end_turn_to(victim)
+            return
+        self.pending = {"kind": "draw", "total": total, "last": self.draw_value(card), "rank": card.rank,
+                        "by": p, "victim": victim, "challengeable": challengeable}
+        if challengeable:
+            self.pending.update(color_before=before, bluff=bluff)
+        self.phase = "stack" if can_stack else "challenge"
+        self.current = victim
+
+    def _end_turn_to(self, victim: int) -> None:
+        """The victim of a penalty loses their turn."""
+        if self.phase == "over":
+            return
+        self.phase = "play"
+        self.drawn = None
+        self.current = self._next(victim) if not self.out[victim] else self._next_after_out(victim)
+
+    def _next_after_out(self, p: int) -> int:
+        # ``p`` was just knocked out: the turn goes to the next player still in.
+        return self._next(p)
+
+    def _take_penalty(self, p: int, events: list[Event]) -> None:
+        total = self.pending["total"]
+        self.pending = None
+        self._draw(p, total, "penalty", events)
+        events.append(Event("skip", player=p))
+        self._end_turn_to(p)
 
     def _challenge(self, p: int, events: list[Event]) -> None:
         pending = self.pending
         assert pending is not None
-        by = pending["by"]
+        by, total = pending["by"], pending["total"]
         self.pending = None
         guilty = pending["bluff"]
         events.append(Event("challenge", player=p, target=by, reason="guilty" if guilty else "innocent"))
@@ -218,13 +427,15 @@ class ClassicGame(Game):
         events.append(Event("show_hand", player=by, target=p, cards=tuple(self.hands[by]),
                             count=len(self.hands[by]), visible_to=(p, by)))
         if guilty:
-            self._draw(by, 4, "guilty", events)
-            self.phase = "play"  # the challenger takes their turn as usual
-            self.current = p
+            # The bluffer takes the penalty they passed on; the challenger plays as usual.
+            self._draw(by, total, "guilty", events)
+            if self.phase != "over":
+                self.phase = "play"
+                self.current = p if not self.out[p] else self._next(p)
         else:
-            self._draw(p, 6, "innocent", events)
+            self._draw(p, total + 2, "innocent", events)
             events.append(Event("skip", player=p))
-            self._end_turn(p)
+            self._end_turn_to(p)
 
     def _public_pending(self) -> dict[str, Any] | None:
         if self.pending is None:

@@ -1,0 +1,162 @@
+"""Drawing cards as text: small chips for the hand, a big face for the pile.
+
+Cards are plain dicts from the observation (``{"id", "color", "rank"}``).
+The colours come from component classes (``card--red`` ... in app.tcss), so
+the widgets that paint cards inherit :class:`CardPainter` and pass their
+palette in. Every card also carries its notation, so it reads without colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from core import COLORS, notation
+
+Card = Mapping[str, Any]
+
+SUITS: tuple[str, ...] = (*COLORS, "wild")
+
+# Words for the big face; notation stays in the corners.
+BIG_LABELS = {"S": "SKIP", "R": "REVERSE", "+2": "DRAW 2", "W": "WILD", "W+4": "WILD +4"}
+
+CHIP_WIDTH = 6
+CHIP_HEIGHT = 3
+
+
+def suit(card: Card) -> str:
+    return card["color"] or "wild"
+
+
+def card_text(card: Card) -> str:
+    """The card's notation: R7, B+2, W+4."""
+    return notation(card["color"], card["rank"])
+
+
+def sort_key(card: Card) -> tuple[int, int, int]:
+    """Hand order for display: by colour, then rank (numbers, actions, wilds)."""
+    ranks = [str(n) for n in range(10)] + ["S", "R", "+2", "W", "W+4"]
+    rank = ranks.index(card["rank"]) if card["rank"] in ranks else len(ranks)
+    return (SUITS.index(suit(card)), rank, card["id"])
+
+
+class CardPainter(Widget):
+    """Base for widgets that paint cards: the palette lives in app.tcss."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"card--{s}" for s in SUITS} | {"card--rim"}
+
+    def palette(self) -> dict[str, Style]:
+        return {s: self.get_component_rich_style(f"card--{s}") for s in (*SUITS, "rim")}
+
+
+def _rim(style: Style, palette: dict[str, Style], wild: bool, i: int) -> Style:
+    """Border colour; wild cards get a rainbow rim (the four suits in turn)."""
+    if not wild:
+        return style
+    return style + Style(color=palette[COLORS[i % 4]].bgcolor)
+
+
+def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool) -> list[Text]:
+    """A 3x6 card: filled when playable, an outline when not; heavy rim when selected.
+
+    ::
+
+        ╭────╮   ┏━━━━┓
+        │ R7 │   ┃ R7 ┃
+        ╰────╯   ┗━━━━┛
+    """
+    s = suit(card)
+    face = palette[s]
+    if not playable:
+        # Outline: the suit colour on the table's background.
+        fill = Style(color=face.bgcolor if s != "wild" else palette["rim"].color)
+    else:
+        fill = face
+    if selected:
+        fill = fill + Style(bold=True)
+    wild = s == "wild"
+    tl, tr, bl, br, h, v = ("┏", "┓", "┗", "┛", "━", "┃") if selected else ("╭", "╮", "╰", "╯", "─", "│")
+    inner = CHIP_WIDTH - 2
+    label = card_text(card).center(inner)
+    top, mid, bot = Text(), Text(), Text()
+    for i, ch in enumerate(tl + h * inner + tr):
+        top.append(ch, _rim(fill, palette, wild, i))
+    mid.append(v, _rim(fill, palette, wild, 3))
+    mid.append(label, fill + Style(bold=True))
+    mid.append(v, _rim(fill, palette, wild, 1))
+    for i, ch in enumerate(bl + h * inner + br):
+        bot.append(ch, _rim(fill, palette, wild, i + 2))
+    return [top, mid, bot]
+
+
+def big_card(card: Card | None, palette: dict[str, Style], width: int = 13,
+             named: str | None = None) -> list[Text]:
+    """The top of the discard pile, 7 rows tall, with its notation in two corners.
+
+    ``named`` is the colour called with a wild, shown on its face.
+    """
+    if card is None:
+        return [Text(" " * width) for _ in range(7)]
+    s = suit(card)
+    fill = palette[s]
+    wild = s == "wild"
+    inner = width - 2
+    note = card_text(card)
+    word = BIG_LABELS.get(card["rank"], card["rank"])
+    rows = [
+        f" {note}".ljust(inner),
+        "",
+        word.center(inner),
+        (card["color"] or (f"→ {named}" if named else "")).center(inner),
+        f"{note} ".rjust(inner),
+    ]
+    top, bottom = Text(), Text()
+    for i, ch in enumerate("╭" + "─" * inner + "╮"):
+        top.append(ch, _rim(fill, palette, wild, i))
+    for i, ch in enumerate("╰" + "─" * inner + "╯"):
+        bottom.append(ch, _rim(fill, palette, wild, i + 1))
+    lines = [top]
+    for r, body in enumerate(rows):
+        line = Text()
+        line.append("│", _rim(fill, palette, wild, r))
+        line.append(body.ljust(inner), fill + Style(bold=r in (0, 2, 4)))
+        line.append("│", _rim(fill, palette, wild, r + 2))
+        lines.append(line)
+    lines.append(bottom)
+    return lines
+
+
+def card_back(count: int, palette: dict[str, Style], width: int = 13) -> list[Text]:
+    """The draw pile: a face-down card with the number of cards left."""
+    inner = width - 2
+    back = palette["wild"]
+    red = Style(color=palette["red"].bgcolor, bold=True)
+    rows = [
+        "░" * inner,
+        "░" * inner,
+        None,
+        "░" * inner,
+        f"{count} left".center(inner),
+    ]
+    lines = [Text("╭" + "─" * inner + "╮", back)]
+    for body in rows:
+        line = Text("│", back)
+        if body is None:
+            pad = inner - 5
+            line.append("░" * (pad // 2), back)
+            line.append(" UNO ", back + red)
+            line.append("░" * (pad - pad // 2), back)
+        else:
+            line.append(body, back + Style(bold=True) if "░" not in body else back)
+        line.append("│", back)
+        lines.append(line)
+    lines.append(Text("╰" + "─" * inner + "╯", back))
+    return lines
+
+
+def inline_card(card: Card, palette: dict[str, Style]) -> Text:
+    """A one-line card for lists (the round-over hands): `` R7 `` on its colour."""
+    return Text(f" {card_text(card)} ", palette[suit(card)] + Style(bold=True))

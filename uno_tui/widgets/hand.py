@@ -1,0 +1,148 @@
+"""The human's hand: card chips that wrap onto as many rows as the width needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.geometry import Region, Size
+from textual.widget import Widget
+from textual.message import Message
+from textual.reactive import reactive
+
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, chip, sort_key
+
+GAP = 1
+ROW_HEIGHT = CHIP_HEIGHT + 1  # the chips and a marker line beneath them
+
+
+class HandView(CardPainter):
+    """Shows ``obs["hand"]`` sorted by colour; one card is selected.
+
+    Playable cards (those with a legal play in ``obs["legal"]``) are filled
+    and marked with a dot; the others are outlines. The selection is kept
+    by card id, so it stays on the same card as the hand changes.
+    """
+
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"hand--marker", "hand--empty"}
+
+    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    selected: reactive[int] = reactive(0)
+
+    class PlayRequested(Message):
+        """The human clicked the already selected card: play it."""
+
+        def __init__(self, card_id: int) -> None:
+            self.card_id = card_id
+            super().__init__()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: list[dict[str, Any]] = []
+        self._selected_id: int | None = None
+        self._was_my_turn = False
+
+    # -- state ------------------------------------------------------------------
+    @property
+    def selected_card(self) -> dict[str, Any] | None:
+        return self.cards[self.selected] if self.cards else None
+
+    def playable_ids(self) -> set[int]:
+        if self.obs is None:
+            return set()
+        return {a["card"] for a in self.obs.get("legal", ()) if a["kind"] == "play"}
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        self.cards = sorted(obs.get("hand", ()), key=sort_key) if obs else []
+        ids = [c["id"] for c in self.cards]
+        playable = self.playable_ids()
+        my_turn = bool(obs) and obs["current"] == obs["me"] and not obs["over"]
+        want = self._selected_id
+        if obs and obs.get("drawn") is not None:
+            want = obs["drawn"]  # the card just drawn is the one you may play
+        elif my_turn and not self._was_my_turn and want not in playable and playable:
+            # A new turn: start on a card that can be played.
+            want = next(c["id"] for c in self.cards if c["id"] in playable)
+        self._was_my_turn = my_turn
+        if want in ids:
+            index = ids.index(want)
+        else:
+            index = min(self.selected, len(ids) - 1) if ids else 0
+        self.selected = max(0, index)
+        self._selected_id = ids[self.selected] if ids else None
+        self.refresh()
+
+    def validate_selected(self, value: int) -> int:
+        return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
+
+    def watch_selected(self, value: int) -> None:
+        self._selected_id = self.cards[value]["id"] if self.cards else None
+        self.call_after_refresh(self._reveal_selected)
+
+    def _reveal_selected(self) -> None:
+        """Scroll the hand's panel (when it scrolls) so the chosen card's row shows."""
+        if self.parent is None or not self.cards:
+            return
+        row = self.selected // self._columns(self.content_size.width or 80)
+        region = Region(0, row * ROW_HEIGHT, self.size.width, ROW_HEIGHT)
+        if isinstance(self.parent, Widget):
+            self.parent.scroll_to_region(region, animate=False, immediate=True)
+
+    def move(self, step: int) -> None:
+        """Select the card ``step`` places along, wrapping around the ends."""
+        if self.cards:
+            self.selected = (self.selected + step) % len(self.cards)
+
+    # -- layout -------------------------------------------------------------------
+    def _columns(self, width: int) -> int:
+        return max(1, (width + GAP) // (CHIP_WIDTH + GAP))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        cols = self._columns(width)
+        return max(1, -(-len(self.cards) // cols)) * ROW_HEIGHT
+
+    def render(self) -> Group | Text:
+        if not self.cards:
+            return Text("No cards in hand.", self.get_component_rich_style("hand--empty"))
+        palette = self.palette()
+        marker = self.get_component_rich_style("hand--marker")
+        playable = self.playable_ids()
+        obs = self.obs or {}
+        # Outlines mark unplayable cards only on your turn; otherwise all look alike.
+        my_turn = obs.get("current") == obs.get("me") and not obs.get("over")
+        cols = self._columns(self.content_size.width or 80)
+        lines: list[Text] = []
+        for start in range(0, len(self.cards), cols):
+            row = self.cards[start:start + cols]
+            chips = [chip(c, palette, playable=c["id"] in playable or not my_turn,
+                          selected=start + i == self.selected) for i, c in enumerate(row)]
+            for y in range(CHIP_HEIGHT):
+                lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
+            marks = Text()
+            for i, c in enumerate(row):
+                if start + i == self.selected:
+                    mark = " ▲▲▲▲ "
+                elif c["id"] in playable:
+                    mark = "  ••  "
+                else:
+                    mark = " " * CHIP_WIDTH
+                marks.append(mark + " " * GAP, marker)
+            lines.append(marks)
+        return Group(*lines)
+
+    # -- mouse ----------------------------------------------------------------------
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.cards:
+            return
+        cols = self._columns(self.content_size.width)
+        col = offset.x // (CHIP_WIDTH + GAP)
+        index = (offset.y // ROW_HEIGHT) * cols + col
+        if col >= cols or index >= len(self.cards):
+            return
+        if index == self.selected:
+            self.post_message(self.PlayRequested(self.cards[index]["id"]))
+        else:
+            self.selected = index

@@ -1,0 +1,100 @@
+"""The middle of the table: the draw pile, the top card, the colour in play."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+
+from .cards import CardPainter, big_card, card_back, inline_card
+
+BACK_WIDTH = 10
+TOP_WIDTH = 13
+INFO_WIDTH = 17  # "counter-clockwise"
+FULL_WIDTH = BACK_WIDTH + 1 + TOP_WIDTH + 2 + INFO_WIDTH
+
+
+class PileView(CardPainter):
+    """Draw pile and discard side by side, with what matters about them."""
+
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
+
+    obs: reactive[dict[str, Any] | None] = reactive(None)
+
+    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names = list(names)
+
+    def render(self) -> Group | Text:
+        obs = self.obs
+        if obs is None:
+            return Text("")
+        palette = self.palette()
+        # Narrow terminals drop the face-down pile; its count moves to the info column.
+        compact = self.content_size.width < FULL_WIDTH
+        back = card_back(obs["draw_count"], palette, width=BACK_WIDTH)
+        top = big_card(obs["top"], palette, width=TOP_WIDTH, named=obs["color"])
+        info = self._info(obs, palette)
+        if compact:
+            info[6] = Text(f"Draw pile: {obs['draw_count']}", self.get_component_rich_style("pile--label"))
+        lines = []
+        for i in range(len(top)):
+            line = Text(no_wrap=True, overflow="crop")
+            if not compact:
+                line.append_text(back[i])
+                line.append(" ")
+            line.append_text(top[i])
+            line.append("  ")
+            line.append_text(info[i] if i < len(info) else Text(""))
+            lines.append(line)
+        return Group(*lines)
+
+    def _info(self, obs: dict[str, Any], palette: dict[str, Style]) -> list[Text]:
+        label = self.get_component_rich_style("pile--label")
+        alert = self.get_component_rich_style("pile--alert")
+        color = obs["color"]
+        swatch = Text()
+        if color:
+            swatch.append("    ", palette[color])
+            swatch.append(f" {color.upper()}", Style(color=palette[color].bgcolor, bold=True))
+        arrow, words = ("↻", "clockwise") if obs["direction"] == 1 else ("↺", "counter-clockwise")
+        direction = Text("Direction ", label)
+        direction.append(arrow, Style(bold=True))
+        lines = [
+            Text("Colour in play", label),
+            swatch,
+            Text(""),
+            direction,
+            Text(words),
+            Text(""),
+            Text(f"Discards: {len(obs['discard'])}", label),
+        ]
+        pending = obs.get("pending") or {}
+        if obs["phase"] == "challenge" and pending.get("victim") is not None:
+            victim = "you" if pending["victim"] == obs["me"] else self.names[pending["victim"]]
+            lines[5] = Text(f"+4 on {victim}!", alert)
+        return lines
+
+
+class DiscardTrail(CardPainter):
+    """The discard pile spread out, newest first: what has gone by, at a glance."""
+
+    obs: reactive[dict[str, Any] | None] = reactive(None)
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is not None:
+            self.border_title = f"Discard pile · {len(obs['discard'])} cards · newest first"
+
+    def render(self) -> Text:
+        if self.obs is None:
+            return Text("")
+        palette = self.palette()
+        text = Text()
+        for i, card in enumerate(reversed(self.obs["discard"])):
+            if i:
+                text.append(" ")
+            text.append_text(inline_card(card, palette))
+        return text
