@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
                           f"a single level fills every seat (levels: {', '.join(levels)}; default: %(default)s)")
     sim.add_argument("--seed", type=int, default=0, metavar="S",
                      help="seed of the first game; the same seed gives the same results (default: %(default)s)")
+
+    from net.commands import add_net_subcommands
+
+    add_net_subcommands(sub)
     return parser
 
 
@@ -99,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["play", *(argv or [])])
     if args.command == "simulate":
         return _simulate(args.command_parser, args)
+    if getattr(args, "func", None) is not None:  # host, join, bot (net.commands)
+        return int(args.func(args))
     return _play(args.command_parser, args)
 
 

@@ -1,3 +1,3 @@
 """The variants; importing this package registers each of them."""
 
-from . import classic, wildrawz  # noqa: F401
+from . import classic, nomercy, wildrawz  # noqa: F401

@@ -1,0 +1,190 @@
+"""UNO Show 'Em No Mercy (see ``docs/rules/nomercy.md``).
+
+Classic's machinery with every house rule switched on the No Mercy way:
+progressive stacking of any draw card, 7-0, draw until playable and then
+play it, and the Mercy rule (25 cards and you are out). New cards: the
+coloured Draw Four, Skip Everyone, Discard All, Wild Reverse Draw Four, Wild
+Draw Six and Ten, and Wild Color Roulette.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..actions import Action
+from ..cards import COLORS, Card
+from ..events import Event
+from ..game import Option
+from ..registry import register
+from .classic import ClassicGame
+
+MERCY_LIMIT = 25
+"""A player holding this many cards or more is out of the round."""
+KNOCKOUT_BONUS = 250
+"""Points the round's winner scores for each player knocked out."""
+
+_CHOOSE = tuple(Action("choose", color=c) for c in COLORS)
+
+
+@register
+class NoMercyGame(ClassicGame):
+    """No Mercy for 2 to 6 players, 7 cards each, first to ``target_score`` (1000)."""
+
+    variant = "nomercy"
+    min_players = 2
+    max_players = 6
+    OPTIONS = {
+        "target_score": Option(1000, "points that win the match (1 or more)", lambda v: v >= 1),
+        "uno_penalty": Option(2, "cards drawn when caught without UNO (0 to 10)", lambda v: 0 <= v <= 10),
+    }
+    DRAW_VALUES = {"+2": 2, "+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
+    CHALLENGEABLE = frozenset()
+
+    @classmethod
+    def build_deck(cls, num_players: int, options: dict[str, Any]) -> list[tuple[str | None, str]]:
+        faces: list[tuple[str | None, str]] = []
+        per_color = [(str(n), 2) for n in range(10)] + [
+            ("S", 3), ("SA", 2), ("R", 3), ("+2", 3), ("+4", 2), ("DA", 3)]
+        for color in COLORS:
+            for rank, copies in per_color:
+                faces += [(color, rank)] * copies
+        faces += [(None, "WR+4")] * 8 + [(None, "W+6")] * 4 + [(None, "W+10")] * 4 + [(None, "WCR")] * 8
+        return faces
+
+    # -- the rule switches, fixed the No Mercy way ----------------------------------
+    stacking = "progressive"  # type: ignore[assignment]
+    swaps = True  # type: ignore[assignment]
+    jump_ins = False  # type: ignore[assignment]
+    forced_play = True  # type: ignore[assignment]
+    draws_until_playable = True  # type: ignore[assignment]
+    challenges = False  # type: ignore[assignment]
+
+    def names_color(self, card: Card) -> bool:
+        # Color Roulette: the *next* player names the colour.
+        return card.color is None and card.rank != "WCR"
+
+    def card_points(self, card: Card) -> int:
+        if card.color is None:
+            return 50
+        return int(card.rank) if card.rank.isdigit() else 20
+
+    def accepts_start_card(self, card: Card) -> bool:
+        return card.is_number
+
+    def _reject_start_card(self, card: Card, events: list[Event]) -> None:
+        # Set aside under the starting card; it comes back with the first reshuffle.
+        events.append(Event("return", cards=(card,), reason="aside"))
+        self.discard.append(card)
+
+    def _start_effect(self, card: Card, events: list[Event]) -> None:
+        self.current = self._next(self.dealer)  # a number always starts
+
+    def _round_bonus(self, winner: int) -> int:
+        return KNOCKOUT_BONUS * sum(self.out)
+
+    # -- the Mercy rule ---------------------------------------------------------------
+    def _after_draw(self, p: int, events: list[Event]) -> None:
+        self._mercy(p, events)
+
+    def _mercy(self, p: int, events: list[Event]) -> None:
+        if not self.out[p] and len(self.hands[p]) >= MERCY_LIMIT and self.phase != "over":
+            was_current = self.current == p
+            self._knock_out(p, events)
+            if was_current and self.phase != "over":
+                self.phase, self.drawn, self.pending = "play", None, None
+                self.current = self._next(p)
+
+    # -- turn actions -------------------------------------------------------------------
+    def _turn_actions(self, p: int) -> list[Action]:
+        if self.phase == "choose":
+            return list(_CHOOSE)
+        return super()._turn_actions(p)
+
+    def _explain_turn(self, p: int, action: Action) -> str:
+        if self.phase == "choose":
+            return "name a colour for the Color Roulette first (r, y, g or b)"
+        if action.kind == "choose":
+            return "you name a colour only when a Color Roulette is played on you"
+        return super()._explain_turn(p, action)
+
+    def _do_more(self, p: int, action: Action, events: list[Event]) -> None:
+        if action.kind == "choose":
+            self._roulette(p, action.color, events)
+            return
+        super()._do_more(p, action, events)
+
+    # -- cards --------------------------------------------------------------------------
+    def _before_effect(self, p: int, card: Card, events: list[Event]) -> None:
+        if card.rank == "DA":
+            # Discard All: every card of its colour goes under it.
+            hand = self.hands[p]
+            gone = [c for c in hand if c.color == card.color]
+            if gone:
+                self.hands[p] = [c for c in hand if c.color != card.color]
+                self.discard[-1:-1] = gone
+                events.append(Event("discard_all", player=p, cards=tuple(gone), count=len(gone),
+                                    color=card.color))
+                if len(self.hands[p]) == 1 and not self.declared[p]:
+                    self.exposed = p
+        elif card.rank == "WR+4":
+            self.direction = -self.direction
+            events.append(Event("reverse"))
+
+    def _penalty_victim(self, p: int, card: Card) -> int:
+        if card.rank == "WR+4" and len(self.active) == 2 and self.hands[p]:
+            # The seed: with two players it skips the other player and *you* draw 4,
+            # unless you stack to send it back.
+            return p
+        return self._next(p)
+
+    def _skip_everyone(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        events.append(Event("skip_all", player=p))
+        self._end_turn(p, skip=len(self.active) - 1)  # all the way round: p plays again
+
+    def _roulette_card(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        victim = self._next(p)
+        self.pending = {"kind": "roulette", "by": p, "victim": victim}
+        self.phase = "choose"
+        self.current = victim
+
+    def _roulette(self, p: int, color: str, events: list[Event]) -> None:
+        self.color = color
+        self.pending = None
+        events.append(Event("choose", player=p, color=color))
+        turned: list[Card] = []
+        while True:
+            c = self._draw_one(events)
+            if c is None:
+                break
+            turned.append(c)
+            if c.color == color:
+                break
+        # The turned cards are shown to everyone as they come up.
+        self.hands[p].extend(turned)
+        self.declared[p] = False
+        if self.exposed == p:
+            self.exposed = None
+        events.append(Event("draw", player=p, cards=tuple(turned), count=len(turned), reason="roulette"))
+        self._mercy(p, events)
+        events.append(Event("skip", player=p))
+        self._end_turn_to(p)
+
+    def _seven(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        super()._seven(p, card, action, events)
+        self._mercy_all(events)
+
+    def _zero(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        super()._zero(p, card, action, events)
+        self._mercy_all(events)
+
+    def _mercy_all(self, events: list[Event]) -> None:
+        for q in range(self.num_players):
+            self._mercy(q, events)
+
+    def _going_out(self, p: int, card: Card, on_stack: bool, events: list[Event]) -> None:
+        # Emptying your hand wins at once; a last Color Roulette is not carried out.
+        super()._going_out(p, card, on_stack, events)
+
+    EFFECTS: dict[str, Callable[..., None]] = {
+        **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card,
+    }

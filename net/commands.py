@@ -1,0 +1,302 @@
+"""The ``host``, ``join`` and ``bot`` subcommands.
+
+``uno_tui.cli`` registers them with :func:`add_net_subcommands`, passing the
+TUI's own functions for the interactive host table and the join screen. The
+headless host and the bot client work here on their own:
+``python -m net host --headless ...`` and ``python -m net bot ADDRESS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import sys
+from typing import Any, Callable, Sequence, TextIO
+
+from .address import DEFAULT_PORT, parse_address
+from .botclient import BotClient
+from .host import Host
+from .save import default_save_path
+from .seats import HostConfig
+
+HostHook = Callable[..., int]
+"""``interactive_host(**host_options) -> exit status``; keywords as :func:`run_headless_host` takes."""
+JoinHook = Callable[..., int]
+"""``join(address=None | str, name=str, password=None | str, spectate=bool) -> exit status``."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` for a variant option; the value is read as a bool, an int or kept a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r}: options are KEY=VALUE, e.g. target_score=200")
+    low = raw.lower()
+    value: Any = raw
+    if low in ("true", "yes", "on"):
+        value = True
+    elif low in ("false", "no", "off"):
+        value = False
+    elif raw.lstrip("-").isdigit():
+        value = int(raw)
+    return key.strip().replace("-", "_"), value
+
+
+class _Printer:
+    """Turns host events into the headless host's stdout lines."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._last_lobby = ""
+
+    def line(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "lobby":
+            parts = []
+            for s in data["seats"]:
+                if s["kind"] == "open":
+                    parts.append(f"{s['seat'] + 1}: open")
+                else:
+                    state = "bot" if s["kind"] == "bot" else (
+                        "away" + (", bot plays" if s["bot_plays"] else "") if s["away"]
+                        else ("ready" if s["ready"] else "not ready"))
+                    parts.append(f"{s['seat'] + 1}: {s['name']} ({state})")
+            text = f"{data['phase']}: " + " | ".join(parts)
+            if data["spectators"]:
+                text += f" | {data['spectators']} watching"
+            if text != self._last_lobby:
+                self._last_lobby = text
+                self.line(text)
+        elif kind == "start":
+            self.line("the game starts: " + ", ".join(data["names"]))
+        elif kind == "round_over":
+            names = data["names"]
+            self.line(f"round {data['round'] + 1} over: {names[data['winner']]} wins {data['points']} points; "
+                      "scores " + ", ".join(f"{n} {s}" for n, s in zip(names, data["scores"])))
+        elif kind == "end":
+            who = data["names"][data["winner"]] if data["winner"] is not None else None
+            self.line(f"game over ({data['reason']})" + (f": {who} wins the match" if who else ""))
+        elif kind == "chat":
+            self.line(f"<{data['from']}> {data['text']}")
+        elif kind == "stand_in":
+            self.line(f"{data['name']} is away: a bot plays for them until they return")
+        elif kind == "timeout":
+            self.line(f"{data['name']} ran out of time: a bot played the turn")
+
+
+def run_headless_host(
+    *,
+    port: int | None = None,
+    bind: str = "0.0.0.0",
+    variant: str = "classic",
+    seats: int = 4,
+    bots: int = 0,
+    name: str = "Host",
+    password: str | None = None,
+    rounds: int | None = None,
+    transcript: str | None = None,
+    resume: bool = False,
+    save: str | None = None,
+    turn_timer: float | None = None,
+    grace: float = 30.0,
+    bot_level: str = "normal",
+    bot_delay: float = 0.5,
+    seed: str | None = None,
+    options: dict[str, Any] | None = None,
+    mdns: bool = True,
+    heartbeat: float = 5.0,
+    round_pause: float = 2.0,
+    out: TextIO | None = None,
+) -> int:
+    """``uno-tui host --headless``: serve one match without a screen; 0 when it ends.
+
+    Prints the address and the lobby to ``out`` (stdout), starts when every
+    seat is taken and every person is ready, plays ``rounds`` rounds (or the
+    whole match), writes the record to ``transcript`` if given.
+    """
+    out = out or sys.stdout
+    save_path = save or str(default_save_path())
+    printer = _Printer(out)
+    try:
+        if resume:
+            host = Host.resume(save_path, grace=grace, turn_timer=turn_timer, bot_delay=bot_delay,
+                               heartbeat=heartbeat, round_pause=round_pause, auto_start=True, auto_next=True)
+            if rounds is not None:
+                host.config.rounds = rounds
+            if port is None:
+                port = host.saved_port or DEFAULT_PORT
+        else:
+            host = Host(HostConfig(
+                variant=variant, seats=seats, bots=bots, name=name, password=password, options=options or {},
+                bot_level=bot_level, seed=seed, rounds=rounds, auto_start=True, auto_next=True,
+                round_pause=round_pause, bot_delay=bot_delay, turn_timer=turn_timer, grace=grace,
+                heartbeat=heartbeat, save_path=save_path))
+    except ValueError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return 2
+    host.listeners.append(printer)
+    try:
+        return asyncio.run(_serve_headless(host, bind, DEFAULT_PORT if port is None else port,
+                                           transcript, mdns, printer))
+    except KeyboardInterrupt:
+        printer.line("interrupted; the game is saved: continue it with --resume")
+        return 130
+
+
+async def _serve_headless(host: Host, bind: str, port: int, transcript: str | None, mdns: bool,
+                          printer: _Printer) -> int:
+    from . import discovery
+
+    try:
+        _, port = await host.start(bind, port)
+    except OSError as e:
+        print(f"uno-tui host: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    # Everything loaded so far lives as long as the process: keep it out of the
+    # collector's passes, and run them less often (an update for 10 players
+    # allocates thousands of short-lived dicts); both showed up as latency spikes.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    printer.line(f"listening on {bind}:{port}")
+    shown = discovery.local_ip() if bind in ("0.0.0.0", "::", "") else bind
+    printer.line(f"players join with: uno-tui join {shown}:{port}"
+                 + ("   (on this machine: uno-tui join localhost:%d)" % port))
+    if host.game is not None:
+        printer.line(f"resumed the saved game (round {host.game.round + 1}); waiting for players to reconnect")
+    printer(("lobby"), host.lobby_message())
+    ad = None
+    if mdns:
+        ad, note = await discovery.advertise(host.config.name, port,
+                                             properties={"variant": host.config.variant,
+                                                         "seats": str(host.config.seats)})
+        printer.line(note)
+    try:
+        await host.wait_finished()
+        await asyncio.sleep(0.2)  # let the last updates and 'end' reach everyone
+    finally:
+        if ad is not None:
+            await ad.close()
+        if transcript and host.record is not None and host.game is not None:
+            host.record.write_json(transcript, list(host.game.scores), host.game.match_winner)
+            printer.line(f"record written to {transcript}")
+        await host.close("the game is over")
+    return 0
+
+
+def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
+                   password: str | None = None) -> int:
+    """``uno-tui bot ADDRESS``: a headless bot takes a seat and plays; 0 when the game ends."""
+    try:
+        parse_address(address)
+        bot = BotClient(address, name, level, password=password)
+    except ValueError as e:
+        print(f"uno-tui bot: {e}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(bot.run())
+    except KeyboardInterrupt:
+        return 130
+
+
+# -- argparse --------------------------------------------------------------------------------
+def _host_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "port": args.port, "bind": args.bind, "variant": args.variant, "seats": args.seats, "bots": args.bots,
+        "name": args.name, "password": args.password, "rounds": args.rounds, "transcript": args.transcript,
+        "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
+        "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
+        "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
+        "round_pause": args.round_pause,
+    }
+
+
+def _missing_tui(what: str) -> int:
+    print(f"uno-tui: {what} needs the terminal UI; use `host --headless` or `bot ADDRESS` without it",
+          file=sys.stderr)
+    return 2
+
+
+def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = None,
+                        join: JoinHook | None = None) -> None:
+    """Register ``host``, ``join`` and ``bot`` on an argparse ``subparsers`` object.
+
+    Each parser's ``func`` default takes the parsed namespace and returns an
+    exit status. ``interactive_host`` receives the host options as keywords
+    (those of :func:`run_headless_host`); ``join`` receives ``address``,
+    ``name``, ``password`` and ``spectate``.
+    """
+    h = subparsers.add_parser("host", help="host a network table (the host plays too unless --headless)")
+    h.add_argument("--port", type=int, default=None, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
+    h.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all)")
+    h.add_argument("--variant", default="classic")
+    h.add_argument("--seats", type=int, default=4, metavar="N",
+                   help="players in all, the host's own seat included when it plays (default 4)")
+    h.add_argument("--bots", type=int, default=0, metavar="K", help="seats given to bots from the start")
+    h.add_argument("--name", default="Host", help="the host's name (and the table's)")
+    h.add_argument("--password", default=None, metavar="PW", help="players must give it to join")
+    h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
+    h.add_argument("--rounds", type=int, default=None, metavar="R", help="stop after R rounds (default: the match)")
+    h.add_argument("--transcript", default=None, metavar="PATH", help="write the game record here (JSON)")
+    h.add_argument("--resume", action="store_true", help="continue the saved game after a host crash")
+    h.add_argument("--save", default=None, metavar="PATH", help=f"save file (default {default_save_path()})")
+    h.add_argument("--turn-timer", type=float, default=None, metavar="SECONDS",
+                   help="a bot plays the turn of a person who takes longer")
+    h.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
+                   help="how long an away player's seat waits before a bot plays it (default 30)")
+    h.add_argument("--bot-level", default="normal", help="level of the host's bots (easy, normal)")
+    h.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS", help="pause before a bot moves")
+    h.add_argument("--seed", default=None, help="deck seed (default: fresh randomness)")
+    h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
+                   help="a variant rule option, e.g. target_score=200 (repeatable)")
+    h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
+    h.add_argument("--heartbeat", type=float, default=5.0, help=argparse.SUPPRESS)
+    h.add_argument("--round-pause", type=float, default=2.0, metavar="SECONDS",
+                   help="pause between rounds when headless (default 2)")
+
+    def host_cmd(args: argparse.Namespace) -> int:
+        opts = _host_options(args)
+        if args.headless:
+            return run_headless_host(**opts)
+        if interactive_host is None:
+            return _missing_tui("the interactive host")
+        return interactive_host(**opts)
+
+    h.set_defaults(func=host_cmd)
+
+    j = subparsers.add_parser("join", help="join a network table (found on the LAN when no address is given)")
+    j.add_argument("address", nargs="?", default=None, metavar="ADDRESS", help="host[:port]")
+    j.add_argument("--name", default=None)
+    j.add_argument("--password", default=None, metavar="PW")
+    j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+
+    def join_cmd(args: argparse.Namespace) -> int:
+        if join is None:
+            return _missing_tui("join")
+        return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate)
+
+    j.set_defaults(func=join_cmd)
+
+    b = subparsers.add_parser("bot", help="a headless bot that takes a seat at ADDRESS and plays")
+    b.add_argument("address", metavar="ADDRESS", help="host[:port]")
+    b.add_argument("--name", default="Bot")
+    b.add_argument("--level", default="normal", help="easy or normal")
+    b.add_argument("--password", default=None, metavar="PW")
+    b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
+                                                    password=args.password))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m net host --headless ...`` / ``python -m net bot ADDRESS``."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    parser = argparse.ArgumentParser(prog="python -m net", description="uno-tui network commands")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_net_subcommands(sub)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

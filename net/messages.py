@@ -1,0 +1,243 @@
+"""Message schemas of the uno-tui protocol, and their validation.
+
+Every message is a map with a string ``type``. Each type has a schema naming
+its fields, their types, ranges and whether they are required; a message
+with an unknown type, an unknown field, a missing field or a value of the
+wrong type or out of range is refused before anything acts on it. Every
+message may also carry ``sig`` (bytes): reserved for the signatures of the
+fairness protocol, accepted and ignored by protocol version 1.
+
+The version is negotiated once, in ``hello``/``welcome``/``refuse``; those
+three keep their ``v`` field in every future version so that a mismatch can
+always be told to both sides in words. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from core import Action
+
+PROTOCOL_VERSION = 1
+"""Bumped whenever a message changes shape or meaning."""
+
+MAX_NAME = 24
+MAX_CHAT = 300
+MAX_SIG = 512
+MAX_SEQ = 2**53  # a JSON-safe integer: sequence numbers and state versions
+MAX_SEATS = 10
+
+
+class MessageError(ValueError):
+    """A message that does not fit its schema."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class F:
+    """One field: accepted types, whether required, bounds and allowed values.
+
+    ``lo``/``hi`` bound a number's value or a string's, bytes' or list's length.
+    """
+
+    types: tuple[type, ...]
+    required: bool = True
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[Any, ...] | None = None
+    nullable: bool = False
+
+
+def _f(*types: type, **kw: Any) -> F:
+    return F(types, **kw)
+
+
+INT, NUM = (int,), (int, float)
+
+_COMMON = {"type": _f(str), "sig": _f(bytes, required=False, hi=MAX_SIG)}
+
+CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
+    "hello": {
+        "v": _f(int, lo=0, hi=65535),
+        "name": _f(str, lo=1, hi=64),
+        "role": _f(str, required=False, choices=("player", "spectator")),
+        "token": _f(str, required=False, lo=1, hi=128),
+        "password": _f(str, required=False, hi=256),
+        "client": _f(str, required=False, hi=64),
+    },
+    "ready": {"ready": _f(bool)},
+    "intent": {
+        "seq": _f(int, lo=0, hi=MAX_SEQ),
+        "version": _f(int, lo=0, hi=MAX_SEQ),
+        "seat": _f(int, lo=0, hi=MAX_SEATS - 1),
+        "action": _f(dict),
+    },
+    "chat": {"text": _f(str, lo=1, hi=MAX_CHAT)},
+    "ping": {"t": _f(int, float, required=False)},
+    "pong": {"t": _f(int, float, required=False)},
+    "bye": {"reason": _f(str, required=False, hi=200)},
+}
+"""What a client may send to the host."""
+
+HOST_SCHEMAS: dict[str, dict[str, F]] = {
+    "welcome": {
+        "v": _f(int, lo=0, hi=65535),
+        "seat": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True),
+        "token": _f(str, hi=128, nullable=True),
+        "role": _f(str, choices=("player", "spectator")),
+        "name": _f(str, hi=64),
+        "host": _f(str, hi=64),
+        "heartbeat": _f(int, float, lo=0.01, hi=3600),
+    },
+    "refuse": {"v": _f(int, lo=0, hi=65535), "code": _f(str, hi=32), "reason": _f(str, hi=500)},
+    "lobby": {
+        "phase": _f(str, choices=("lobby", "playing", "round_over", "finished")),
+        "host": _f(str, hi=64),
+        "variant": _f(str, hi=32),
+        "options": _f(dict),
+        "seats": _f(list, hi=MAX_SEATS),
+        "spectators": _f(int, lo=0),
+        "rounds": _f(int, lo=1, nullable=True),
+        "rounds_played": _f(int, lo=0),
+        "turn_timer": _f(int, float, nullable=True),
+        "grace": _f(int, float),
+        "password": _f(bool),
+    },
+    "update": {
+        "version": _f(int, lo=0, hi=MAX_SEQ),
+        "obs": _f(dict),
+        "events": _f(list),
+        "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
+        "auto": _f(bool, required=False),
+        "seq": _f(int, lo=0, hi=MAX_SEQ, required=False),
+    },
+    "reject": {
+        "seq": _f(int, lo=0, hi=MAX_SEQ),
+        "version": _f(int, lo=0, hi=MAX_SEQ),
+        "code": _f(str, hi=32),
+        "reason": _f(str, hi=500),
+    },
+    "error": {"code": _f(str, hi=32), "reason": _f(str, hi=500), "fatal": _f(bool)},
+    "chat": {
+        "from": _f(str, hi=64),
+        "seat": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True),
+        "text": _f(str, hi=MAX_CHAT),
+    },
+    "end": {
+        "reason": _f(str, hi=64),
+        "scores": _f(list, hi=MAX_SEATS, nullable=True),
+        "winner": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True),
+    },
+    "ping": {"t": _f(int, float, required=False)},
+    "pong": {"t": _f(int, float, required=False)},
+    "bye": {"reason": _f(str, required=False, hi=200)},
+}
+"""What the host may send to a client (clients check these too: a host can be hostile)."""
+
+
+def _check_value(name: str, spec: F, value: Any) -> None:
+    if value is None:
+        if spec.nullable:
+            return
+        raise MessageError("bad_field", f"field {name!r} may not be empty")
+    # bool is an int in Python; on the wire they are different things.
+    if isinstance(value, bool) and bool not in spec.types:
+        raise MessageError("bad_field", f"field {name!r} has the wrong type (bool)")
+    if not isinstance(value, spec.types):
+        want = " or ".join(t.__name__ for t in spec.types)
+        raise MessageError("bad_field", f"field {name!r} must be {want}, not {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise MessageError("bad_field", f"field {name!r} must be a finite number")
+    measure: float | None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        measure = value
+    elif isinstance(value, (str, bytes, list, dict)):
+        measure = len(value)
+    else:
+        measure = None
+    if measure is not None:
+        if spec.lo is not None and measure < spec.lo:
+            raise MessageError("bad_field", f"field {name!r} is too small or short")
+        if spec.hi is not None and measure > spec.hi:
+            raise MessageError("bad_field", f"field {name!r} is too large or long")
+    if spec.choices is not None and value not in spec.choices:
+        raise MessageError("bad_field", f"field {name!r} must be one of {', '.join(map(str, spec.choices))}")
+
+
+def validate(msg: Any, schemas: dict[str, dict[str, F]]) -> dict[str, Any]:
+    """Check ``msg`` against ``schemas`` (:data:`CLIENT_SCHEMAS` or :data:`HOST_SCHEMAS`).
+
+    Returns the message itself; raises :class:`MessageError` with a code
+    (``bad_type``, ``unknown_type``, ``unknown_field``, ``missing_field``,
+    ``bad_field``, ``bad_action``) and a reason fit to send back to the peer.
+    """
+    if not isinstance(msg, dict):
+        raise MessageError("bad_type", "a message must be a map")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise MessageError("bad_type", "a message needs a string 'type'")
+    schema = schemas.get(kind)
+    if schema is None:
+        shown = kind if len(kind) <= 32 else kind[:32] + "..."
+        raise MessageError("unknown_type", f"unknown message type {shown!r}")
+    for key in msg:
+        if key not in schema and key not in _COMMON:
+            shown = str(key)[:32]
+            raise MessageError("unknown_field", f"{kind}: unknown field {shown!r}")
+    for name, spec in _COMMON.items():
+        if name in msg:
+            _check_value(name, spec, msg[name])
+    for name, spec in schema.items():
+        if name not in msg:
+            if spec.required:
+                raise MessageError("missing_field", f"{kind}: missing field {name!r}")
+            continue
+        _check_value(name, spec, msg[name])
+    if kind == "intent" and schemas is CLIENT_SCHEMAS:
+        try:
+            Action.from_dict(msg["action"])
+        except ValueError as e:
+            raise MessageError("bad_action", f"intent: {e}") from None
+    return msg
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` without control or format characters, whitespace collapsed, cut to ``limit``.
+
+    Names and chat lines end up on other people's terminals: an escape
+    sequence in them must not reach a screen.
+    """
+    kept = "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in text)
+    return " ".join(kept.split())[:limit]
+
+
+# -- constructors: the one place message shapes are spelt out on the sending side --
+
+def hello(name: str, *, token: str | None = None, password: str | None = None,
+          spectate: bool = False, version: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "hello", "v": version, "name": name,
+                           "role": "spectator" if spectate else "player", "client": "uno-tui"}
+    if token is not None:
+        msg["token"] = token
+    if password is not None:
+        msg["password"] = password
+    return msg
+
+
+def refuse(code: str, reason: str) -> dict[str, Any]:
+    return {"type": "refuse", "v": PROTOCOL_VERSION, "code": code, "reason": reason}
+
+
+def error(code: str, reason: str, fatal: bool = False) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason[:500], "fatal": fatal}
+
+
+def intent(seq: int, version: int, seat: int, action: Action) -> dict[str, Any]:
+    return {"type": "intent", "seq": seq, "version": version, "seat": seat, "action": action.to_dict()}

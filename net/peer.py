@@ -1,0 +1,94 @@
+"""The host's side of one connection: sending, violation counting, rate limits."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from typing import Any
+
+from . import framing, messages
+
+MAX_WRITE_BUFFER = 1024 * 1024
+"""A peer that lets this much pile up unread is dropped, so it cannot make the host hoard memory."""
+
+_ids = itertools.count(1)
+
+
+class Peer:
+    """One client connection as the host sees it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                 max_violations: int, rate: float = 200.0, burst: float = 200.0) -> None:
+        self.id = next(_ids)
+        self.reader = reader
+        self.writer = writer
+        peer = writer.get_extra_info("peername")
+        self.addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else str(peer)
+        self.name = ""
+        self.role: str | None = None  # None until the handshake: "player" or "spectator"
+        self.seat: int | None = None
+        self.violations = 0
+        self.max_violations = max_violations
+        self.closed = False
+        self.close_reason = ""
+        # A token bucket: a flood of otherwise valid frames is a violation too.
+        self._rate, self._burst = rate, burst
+        self._tokens = burst
+        self._stamp = time.monotonic()
+
+    def __repr__(self) -> str:
+        return f"<Peer #{self.id} {self.addr} {self.name!r} seat={self.seat}>"
+
+    # -- sending ---------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_frame(framing.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue a whole frame; never waits, so one slow peer cannot stall the table."""
+        if self.closed:
+            return
+        transport = self.writer.transport
+        if transport.is_closing():
+            self.closed = True
+            return
+        if transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+            self.close("too far behind: it does not read what the host sends")
+            return
+        self.writer.write(frame)
+
+    def close(self, reason: str = "", *, notice: dict[str, Any] | None = None) -> None:
+        if self.closed:
+            return
+        if notice is not None:
+            try:
+                self.writer.write(framing.encode(notice))
+            except Exception:
+                pass
+        self.closed = True
+        self.close_reason = reason
+        try:
+            self.writer.close()
+        except Exception:
+            pass
+
+    # -- policing --------------------------------------------------------------------
+    def violation(self, code: str, reason: str) -> bool:
+        """Tell the peer what it did wrong; True when it has now been dropped for it."""
+        self.violations += 1
+        if self.violations >= self.max_violations:
+            self.close(f"dropped after {self.violations} protocol violations ({reason})",
+                       notice=messages.error(code, f"{reason}; disconnected after {self.violations} violations",
+                                             fatal=True))
+            return True
+        self.send(messages.error(code, reason))
+        return False
+
+    def take_token(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True

@@ -1,0 +1,79 @@
+"""The game record: seed, seats and every move, enough to replay a match.
+
+With the engine's seeded deck source, ``core.new_game(variant, names,
+seed=seed, options=options)`` followed by the recorded moves (and
+``next_round()`` between rounds) rebuilds the match exactly; :func:`replay`
+does so and checks every move is legal. The record is what
+``host --transcript PATH`` writes (as JSON, the seed in hex).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import core
+from core import Action
+
+RECORD_FORMAT = "uno-tui/record"
+
+
+class Record:
+    """Moves of one match, round by round."""
+
+    def __init__(self, variant: str, names: list[str], options: dict[str, Any], seed: bytes) -> None:
+        self.variant = variant
+        self.names = list(names)
+        self.options = dict(options)
+        self.seed = seed
+        self.rounds: list[dict[str, Any]] = []
+
+    def start_round(self, number: int) -> None:
+        self.rounds.append({"round": number, "moves": [], "winner": None, "points": None})
+
+    def add(self, seat: int, action: Action, auto: bool) -> None:
+        # [seat, action, auto]: auto marks a move a bot made for an away or timed-out player.
+        self.rounds[-1]["moves"].append([seat, action.to_dict(), auto])
+
+    def end_round(self, winner: int | None, points: int | None) -> None:
+        self.rounds[-1]["winner"] = winner
+        self.rounds[-1]["points"] = points
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": RECORD_FORMAT, "variant": self.variant, "names": self.names,
+                "options": self.options, "seed": self.seed, "rounds": self.rounds}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Record":
+        r = cls(d["variant"], list(d["names"]), dict(d["options"]), bytes(d["seed"]))
+        r.rounds = [dict(x) for x in d["rounds"]]
+        return r
+
+    def to_json(self, scores: list[int] | None = None, match_winner: int | None = None) -> str:
+        d = self.to_dict()
+        d["seed"] = self.seed.hex()
+        d["scores"] = scores
+        d["match_winner"] = match_winner
+        return json.dumps(d, separators=(",", ":"))
+
+    def write_json(self, path: str | os.PathLike[str], scores: list[int] | None = None,
+                   match_winner: int | None = None) -> None:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.to_json(scores, match_winner) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def replay(record: dict[str, Any]) -> core.Game:
+    """Rebuild the game a record (``to_dict`` or parsed JSON) describes, checking each move."""
+    seed = record["seed"]
+    seed = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
+    game = core.new_game(record["variant"], list(record["names"]), seed=seed, options=dict(record["options"]))
+    for i, rnd in enumerate(record["rounds"]):
+        if i:
+            game.next_round()
+        for seat, action, _auto in rnd["moves"]:
+            game.apply(seat, Action.from_dict(action))
+    return game

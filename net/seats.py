@@ -1,0 +1,107 @@
+"""Seats at the host's table and the host's settings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .peer import Peer
+
+BOT_NAMES: tuple[str, ...] = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo")
+
+
+@dataclass
+class HostConfig:
+    """Everything the host is told on its command line (and the knobs tests turn)."""
+
+    variant: str = "classic"
+    seats: int = 4
+    """Every player, the host's own seat included when the host plays."""
+    bots: int = 0
+    """How many of the seats (the last ones) bots take from the start."""
+    name: str = "Host"
+    password: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    bot_level: str = "normal"
+    seed: int | str | bytes | None = None
+    rounds: int | None = None
+    """Stop after this many rounds; ``None`` plays the whole match."""
+    auto_start: bool = False
+    """Start as soon as every seat is filled and every person is ready (headless)."""
+    auto_next: bool = False
+    """Deal the next round by itself after ``round_pause`` seconds (headless)."""
+    round_pause: float = 2.0
+    bot_delay: float = 0.5
+    """Pause before a bot run by the host moves, so people can follow the play."""
+    turn_timer: float | None = None
+    """Seconds a person has for a turn before a bot plays it for them."""
+    grace: float = 30.0
+    """Seconds an away player keeps their turn before a bot stands in."""
+    heartbeat: float = 5.0
+    """The host pings every peer this often; three silent periods drop it."""
+    hello_timeout: float = 10.0
+    frame_timeout: float = 10.0
+    """Once a frame has begun, the rest of it must arrive within this."""
+    max_violations: int = 3
+    max_spectators: int = 16
+    save_path: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Seat:
+    """One seat: open, a person's, or a bot's."""
+
+    index: int
+    kind: str = "open"
+    """``"open"``, ``"human"`` or ``"bot"``."""
+    name: str = ""
+    token: str | None = None
+    """The secret a person's client quotes to take the seat back after a drop."""
+    ready: bool = False
+    reserved: bool = False
+    """Held for the interactive host's own player: kept even while nobody is connected."""
+    level: str = "normal"
+    peer: "Peer | None" = None
+    away_since: float | None = None
+    stand_in: bool = False
+    """A bot plays for this person while they are away (after the grace period)."""
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.stand_in
+
+    def public(self) -> dict[str, Any]:
+        """What every peer may know about the seat (never the token)."""
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "ready": self.ready or self.kind == "bot",
+            "connected": self.kind == "bot" or self.peer is not None,
+            "away": self.kind == "human" and self.peer is None,
+            "bot_plays": self.bot_plays,
+        }
+
+    def to_save(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "token": self.token, "reserved": self.reserved,
+                "level": self.level, "stand_in": self.stand_in}
+
+    @classmethod
+    def from_save(cls, index: int, d: dict[str, Any]) -> "Seat":
+        return cls(index, kind=d["kind"], name=d["name"], token=d["token"], ready=True,
+                   reserved=d.get("reserved", False), level=d.get("level", "normal"),
+                   stand_in=d.get("stand_in", False))
+
+
+def unique_name(wanted: str, taken: list[str]) -> str:
+    """``wanted``, or ``wanted (2)``, ... so that two seats never share a name."""
+    if wanted not in taken:
+        return wanted
+    n = 2
+    while f"{wanted} ({n})" in taken:
+        n += 1
+    return f"{wanted} ({n})"

@@ -1,0 +1,170 @@
+"""Helpers for the network tests and the benchmark: fast hosts, raw sockets, checks.
+
+Nothing here is mocked: hosts listen on real loopback sockets and raw peers
+speak bytes over them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import subprocess
+import sys
+from typing import Any, Iterator
+
+import core
+
+from . import framing
+from .host import Host
+from .seats import HostConfig
+
+FAST: dict[str, Any] = {
+    "auto_start": True, "auto_next": True, "round_pause": 0.0, "bot_delay": 0.0,
+    "heartbeat": 0.5, "hello_timeout": 2.0, "frame_timeout": 0.5,
+}
+"""Host settings that make a test table quick: no pauses, short timeouts."""
+
+
+async def start_host(**settings: Any) -> Host:
+    """A host on 127.0.0.1 with a free port and :data:`FAST` settings (overridable)."""
+    host = Host(HostConfig(**{**FAST, **settings}))
+    await host.start("127.0.0.1", 0)
+    return host
+
+
+class RawPeer:
+    """A connection that sends whatever bytes it is told to: the junk-sending client."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int, host: str = "127.0.0.1") -> "RawPeer":
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer)
+
+    async def send_bytes(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def send(self, msg: Any) -> None:
+        await self.send_bytes(framing.encode(msg))
+
+    async def hello(self, name: str = "raw", **extra: Any) -> dict[str, Any]:
+        await self.send({"type": "hello", "v": 1, "name": name, **extra})
+        return await self.recv()
+
+    async def recv(self, timeout: float = 3.0) -> dict[str, Any]:
+        return await framing.read_frame(self.reader, max_size=framing.MAX_FRAME_FROM_HOST,
+                                        idle_timeout=timeout, body_timeout=timeout)
+
+    async def recv_type(self, kind: str, timeout: float = 3.0) -> dict[str, Any]:
+        """The next message of type ``kind``, skipping others (lobby, ping, ...)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.recv(timeout)
+                if msg.get("type") == kind:
+                    return msg
+
+    async def read_until_closed(self, timeout: float = 5.0) -> bytes:
+        """Everything the host sends until it hangs up (raises TimeoutError if it never does)."""
+        chunks = []
+        async with asyncio.timeout(timeout):
+            while True:
+                data = await self.reader.read(65536)
+                if not data:
+                    return b"".join(chunks)
+                chunks.append(data)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+def frames_in(data: bytes) -> list[dict[str, Any]]:
+    """Split raw bytes received from the host into decoded messages (a trailing part is ignored)."""
+    out, pos = [], 0
+    while pos + 4 <= len(data):
+        (size,) = framing.HEADER.unpack(data[pos : pos + 4])
+        if pos + 4 + size > len(data):
+            break
+        out.append(framing.decode(data[pos + 4 : pos + 4 + size], framing.MAX_FRAME_FROM_HOST))
+        pos += 4 + size
+    return out
+
+
+def conserved(game: core.Game) -> bool:
+    """Every card of the deck is in exactly one place: a hand, the discards or the draw pile.
+
+    For variants that keep their cards only there (classic); others have more zones.
+    """
+    ids = [c.id for h in game.hands for c in h] + [c.id for c in game.discard] + [c.id for c in game.draw_pile]
+    return sorted(ids) == list(range(len(game.cards)))
+
+
+def card_ids(value: Any) -> Iterator[int]:
+    """Every card id anywhere in a decoded message (maps with id, color and rank)."""
+    if isinstance(value, dict):
+        if {"id", "color", "rank"} <= value.keys() and isinstance(value["id"], int):
+            yield value["id"]
+        for v in value.values():
+            yield from card_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from card_ids(v)
+
+
+class HostProcess:
+    """``python -m net host --headless ...`` in a subprocess (for crash-and-resume tests)."""
+
+    def __init__(self, *args: str, cwd: str | None = None) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "net", "host", "--headless", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd, env=env)
+        self.lines: list[str] = []
+        self._rest = b""
+
+    def wait_port(self, timeout: float = 15.0) -> int:
+        """Read stdout until the 'listening on ADDR:PORT' line; returns the port."""
+        import select
+
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = _now() + timeout
+        while _now() < deadline:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - _now()))
+            if not ready:
+                break
+            chunk = os.read(fd, 65536)  # unbuffered: nothing is left behind for finish()
+            if not chunk:
+                break
+            *lines, self._rest = (self._rest + chunk).split(b"\n")
+            for raw in lines:
+                line = raw.decode(errors="replace")
+                self.lines.append(line)
+                m = re.search(r"listening on .*:(\d+)$", line.strip())
+                if m:
+                    port = int(m.group(1))
+                    # Keep any later lines already read.
+                    for later in lines[lines.index(raw) + 1 :]:
+                        self.lines.append(later.decode(errors="replace"))
+                    return port
+        raise RuntimeError("the host did not start:\n" + "\n".join(self.lines))
+
+    def finish(self, timeout: float = 30.0) -> int:
+        out, _ = self.proc.communicate(timeout=timeout)
+        self.lines += (self._rest + out).decode(errors="replace").splitlines()
+        self._rest = b""
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(5)
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()

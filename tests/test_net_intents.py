@@ -1,0 +1,137 @@
+"""Intents the host must refuse (out of turn, for another seat, stale, from the future) or accept."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import core
+from core import Action
+from net import Client
+from net.host import Host
+from net.testing import start_host
+
+
+def seed_where_a_number_card_can_open() -> int:
+    """A seed whose first player holds a number card to play (so playing it passes the turn)."""
+    for seed in range(200):
+        g = core.new_game("classic", 2, seed=core.source.seed_bytes(seed))
+        hand = {c.id: c for c in g.hand(g.current)}
+        if any(a.kind == "play" and hand[a.card].is_number for a in g.legal_actions(g.current)):
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def wait_for(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            m = await client.messages.get()
+            if m["type"] == kind and (pred is None or pred(m)):
+                return m
+
+
+async def two_players(**settings: Any) -> tuple[Host, dict[int, Client]]:
+    host = await start_host(seats=2, bots=0, seed=seed_where_a_number_card_can_open(), **settings)
+    clients = [Client(("127.0.0.1", host.port), n) for n in ("Ann", "Bob")]
+    for c in clients:
+        await c.connect()
+        await c.ready()
+    for c in clients:
+        await wait_for(c, "update")
+    return host, {c.seat: c for c in clients}  # type: ignore[misc]
+
+
+async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
+    host, by_seat = await two_players()
+    try:
+        game = host.game
+        assert game is not None
+        p = game.current
+        q = 1 - p
+        cur, other = by_seat[p], by_seat[q]
+        v = game.version
+        assert cur.observation is not None and cur.observation["version"] == v
+
+        # Out of turn: the other player tries the current player's move.
+        seq = await other.send_intent(Action("draw"))
+        rej = await wait_for(other, "reject")
+        assert rej["seq"] == seq and rej["code"] == "illegal" and "turn" in rej["reason"]
+        assert game.version == v
+
+        # Impersonation: the other player's connection sends an intent for seat p.
+        await other.send_raw({"type": "intent", "seq": 50, "version": v, "seat": p, "action": {"kind": "draw"}})
+        rej = await wait_for(other, "reject")
+        assert rej["code"] == "impersonation"
+        err = await wait_for(other, "error")
+        assert err["code"] == "impersonation" and not err["fatal"]
+        assert game.version == v and game.current == p
+
+        # From the future.
+        await other.send_raw({"type": "intent", "seq": 51, "version": v + 100, "seat": q,
+                              "action": {"kind": "draw"}})
+        assert (await wait_for(other, "reject"))["code"] == "bad_version"
+
+        # The current player plays a number card; the other player's draw, built on the
+        # old state, is sent right behind it and is applied because it is still legal.
+        hand = {c["id"]: c for c in cur.observation["hand"]}
+        play = next(Action.from_dict(a) for a in cur.observation["legal"]
+                    if a["kind"] == "play" and hand[a["card"]]["rank"].isdigit())
+        s1 = await cur.send_intent(play, version=v)
+        s2 = await other.send_intent(Action("draw"), version=v)
+        mine = await wait_for(cur, "update", lambda m: m.get("seq") == s1)
+        assert mine["version"] == v + 1 and mine["actor"] == p
+        theirs = await wait_for(other, "update", lambda m: m.get("seq") == s2)
+        assert theirs["version"] == v + 2 and theirs["actor"] == q
+        # A drawn card is shown to its drawer only.
+        drawn_mine = [e for e in theirs["events"] if e["kind"] == "draw"]
+        assert drawn_mine and drawn_mine[0]["cards"]
+        seen_by_cur = await wait_for(cur, "update", lambda m: m["version"] == v + 2)
+        assert [e for e in seen_by_cur["events"] if e["kind"] == "draw"][0].get("cards") is None
+
+        # Stale and no longer legal: the card already played, quoting the old version.
+        await cur.send_intent(play, version=v)
+        rej = await wait_for(cur, "reject")
+        assert rej["code"] == "stale"
+        fresh = await wait_for(cur, "update")  # the host resends the current state with a reject
+        assert fresh["version"] == game.version and fresh["events"] == []
+        for c in by_seat.values():
+            await c.close()
+    finally:
+        await host.close()
+
+
+async def test_spectators_cannot_act_and_the_sender_is_told_why() -> None:
+    host, by_seat = await two_players()
+    try:
+        watcher = Client(("127.0.0.1", host.port), "W", spectate=True)
+        await watcher.connect()
+        await wait_for(watcher, "update")
+        await watcher.send_raw({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "draw"}})
+        assert (await wait_for(watcher, "reject"))["code"] == "spectator"
+        await watcher.close()
+        for c in by_seat.values():
+            await c.close()
+    finally:
+        await host.close()
+
+
+async def test_out_of_turn_races_are_settled_by_arrival() -> None:
+    # Both players send at the same state; exactly one move lands per legal window.
+    host, by_seat = await two_players()
+    try:
+        game = host.game
+        assert game is not None
+        p = game.current
+        v = game.version
+        cur = by_seat[p]
+        s_a = await cur.send_intent(Action("draw"), version=v)
+        s_b = await cur.send_intent(Action("draw"), version=v)  # the same draw again: too late
+        first = await wait_for(cur, "update", lambda m: m.get("seq") == s_a)
+        assert first["version"] == v + 1
+        # Whether the draw left a card to play or passed the turn, a second draw is not legal.
+        rej = await wait_for(cur, "reject")
+        assert rej["seq"] == s_b and rej["code"] == "stale"
+        for c in by_seat.values():
+            await c.close()
+    finally:
+        await host.close()

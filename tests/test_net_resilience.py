@@ -1,0 +1,155 @@
+"""When things go wrong: dropped clients, away players, slow players, a crashed host."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import core
+from net import BotClient, Client
+from net.record import replay
+from net.save import read_save
+from net.testing import HostProcess, conserved, start_host
+
+
+async def wait_for(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            m = await client.messages.get()
+            if m["type"] == kind and (pred is None or pred(m)):
+                return m
+
+
+async def until(cond: Any, timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not cond():
+            await asyncio.sleep(0.01)
+
+
+async def test_a_killed_client_comes_back_with_its_token_and_hand() -> None:
+    host = await start_host(seats=3, bots=0, rounds=1, grace=30, seed=9)
+    try:
+        victim = Client(("127.0.0.1", host.port), "Vic", reconnect=False)
+        await victim.connect()
+        await victim.ready()
+        bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i, delay=0.002) for i in range(2)]
+        game_task = asyncio.gather(*(b.run() for b in bots))
+        await wait_for(victim, "update")
+        seat, token = victim.seat, victim.token
+        assert seat is not None and token
+        victim.kill_link()  # no goodbye, as if the process died
+        await until(lambda: host.seats[seat].peer is None)
+        assert host.lobby_message()["seats"][seat]["away"]
+        assert host.game is not None and not host.game.over  # nobody plays for Vic during the grace period
+
+        back = Client(("127.0.0.1", host.port), "Vic again", token=token, reconnect=False)
+        welcome = await back.connect()
+        assert welcome["seat"] == seat and welcome["token"] == token and welcome["name"] == "Vic"
+        update = await wait_for(back, "update")
+        assert [c["id"] for c in update["obs"]["hand"]] == [c.id for c in host.game.hand(seat)]
+        assert back.lobby is not None and not back.lobby["seats"][seat]["away"]
+        await back.close()
+
+        # A bot takes the seat back with the same token and the round finishes.
+        finisher = BotClient(("127.0.0.1", host.port), "Vic", token=token)
+        assert await asyncio.wait_for(asyncio.gather(game_task, finisher.run()), 20) == [[0, 0], 0]
+        assert host.phase == "finished" and conserved(host.game)
+    finally:
+        await host.close()
+
+
+async def test_a_dropped_client_reconnects_by_itself() -> None:
+    host = await start_host(seats=3, bots=0, rounds=1, grace=30, seed=4)
+    try:
+        bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i, delay=0.003) for i in range(3)]
+        game_task = asyncio.gather(*(b.run() for b in bots))
+        await until(lambda: host.game is not None and host.game.version >= 6)
+        bots[1].client.kill_link()
+        assert await asyncio.wait_for(game_task, 20) == [0, 0, 0]
+        assert bots[1].links[:2] == ["lost", "restored"]
+        assert host.phase == "finished" and conserved(host.game)
+        # Nobody stood in for the returning player: every move of its seat was its own.
+        moves = [m for r in host.record.rounds for m in r["moves"]]
+        assert not any(auto for _seat, _action, auto in moves)
+    finally:
+        await host.close()
+
+
+async def test_a_bot_stands_in_for_an_away_player_after_the_grace_period() -> None:
+    host = await start_host(seats=3, bots=1, rounds=1, grace=0.2, seed=2)
+    try:
+        gone = Client(("127.0.0.1", host.port), "Gone", reconnect=False)
+        await gone.connect()
+        await gone.ready()
+        bot = BotClient(("127.0.0.1", host.port), "Stays", seed=1)
+        task = asyncio.ensure_future(bot.run())
+        await wait_for(gone, "update")
+        seat = gone.seat
+        await gone.close()
+        assert await asyncio.wait_for(task, 20) == 0
+        assert host.phase == "finished"
+        moves = [m for r in host.record.rounds for m in r["moves"]]
+        assert any(s == seat and auto for s, _a, auto in moves)
+        assert host.seats[seat].stand_in
+    finally:
+        await host.close()
+
+
+async def test_the_turn_timer_plays_for_a_slow_player() -> None:
+    host = await start_host(seats=2, bots=1, rounds=1, turn_timer=0.03, seed=8)
+    try:
+        slow = Client(("127.0.0.1", host.port), "Slow")
+        await slow.connect()
+        await slow.ready()  # and then never acts
+        await until(lambda: host.phase == "finished", 20)
+        moves = [m for r in host.record.rounds for m in r["moves"]]
+        assert any(s == slow.seat and auto for s, _a, auto in moves)
+        end = await wait_for(slow, "end")
+        assert end["reason"] == "rounds_done"
+        await slow.close()
+    finally:
+        await host.close()
+
+
+async def test_the_host_is_killed_and_resumed_and_no_card_is_lost(tmp_path: Path) -> None:
+    save = tmp_path / "host.save"
+    transcript = tmp_path / "record.json"
+    common = ["--bind", "127.0.0.1", "--save", str(save), "--transcript", str(transcript), "--bot-delay", "0.01",
+              "--round-pause", "0", "--no-mdns", "--heartbeat", "0.5", "--grace", "30"]
+    first = HostProcess("--port", "0", "--seats", "3", "--bots", "1", "--rounds", "1", "--seed", "21", *common)
+    second: HostProcess | None = None
+    try:
+        port = first.wait_port()
+        bots = [BotClient(("127.0.0.1", port), n, seed=n, delay=0.01, reconnect_for=20) for n in ("Ann", "Bo")]
+        game_task = asyncio.gather(*(b.run() for b in bots))
+        await until(lambda: all((b.client.version or 0) >= 12 for b in bots), 15)
+        first.kill()  # SIGKILL: no chance to say goodbye or save anything more
+        seen = {b.client.seat: (b.client.version, sorted(c["id"] for c in b.client.observation["hand"]))
+                for b in bots}
+
+        saved = read_save(save)
+        game = core.Game.from_dict(saved["game"])
+        assert conserved(game) and saved["phase"] == "playing"
+        for seat, (version, hand) in seen.items():
+            # Saved right after it was sent: the save is at most the one last move behind...
+            assert game.version >= version - 1
+            if game.version == version:  # ...and holds exactly the hand the client last saw.
+                assert sorted(c.id for c in game.hand(seat)) == hand
+
+        second = HostProcess("--resume", "--port", str(port), *common)
+        assert second.wait_port() == port
+        assert await asyncio.wait_for(game_task, 30) == [0, 0]
+        assert second.finish(15) == 0
+        assert all(b.links[:2] == ["lost", "restored"] for b in bots)
+        record = json.loads(transcript.read_text())
+        final = replay(record)
+        assert final.over and conserved(final) and final.scores == record["scores"]
+        # The game the first host saved is a prefix of the one the record replays.
+        assert len([m for r in record["rounds"] for m in r["moves"]]) >= game.version
+        assert "resumed the saved game" in "\n".join(second.lines)
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.proc.poll() is None:
+                proc.kill()

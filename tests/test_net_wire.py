@@ -1,0 +1,106 @@
+"""Framing, message schemas and addresses: the parts of the protocol that need no game."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+import msgpack
+import pytest
+
+from net import framing, messages
+from net.address import parse_address
+from net.messages import CLIENT_SCHEMAS, HOST_SCHEMAS, MessageError, validate
+
+
+def reader_with(data: bytes, eof: bool = True) -> asyncio.StreamReader:
+    r = asyncio.StreamReader()
+    r.feed_data(data)
+    if eof:
+        r.feed_eof()
+    return r
+
+
+async def test_a_frame_round_trips() -> None:
+    msg = {"type": "chat", "text": "hi", "sig": b"\x00" * 4}
+    frame = framing.encode(msg)
+    assert frame[:4] == struct.pack(">I", len(frame) - 4)
+    got = await framing.read_frame(reader_with(frame), max_size=1024, idle_timeout=1, body_timeout=1)
+    assert got == msg
+
+
+async def test_an_oversize_length_is_refused_before_the_body_is_read() -> None:
+    with pytest.raises(framing.FrameTooLarge):
+        await framing.read_body(reader_with(struct.pack(">I", 10**9)), max_size=1024,
+                                idle_timeout=1, body_timeout=1)
+
+
+async def test_half_a_frame_times_out() -> None:
+    r = reader_with(struct.pack(">I", 100) + b"x" * 10, eof=False)
+    with pytest.raises(framing.FrameTimeout):
+        await framing.read_body(r, max_size=1024, idle_timeout=1, body_timeout=0.05)
+
+
+async def test_an_http_request_is_recognised() -> None:
+    with pytest.raises(framing.LooksLikeHTTP):
+        await framing.read_body(reader_with(b"GET / HTTP/1.1\r\n\r\n"), max_size=1024,
+                                idle_timeout=1, body_timeout=1)
+
+
+@pytest.mark.parametrize("body", [b"\xc1", b"\x92\x01", msgpack.packb([1, 2]), b"\x91" * 5000,
+                                  msgpack.packb({1: 2}), b"\xdb\xff\xff\xff\xff"])
+def test_bad_bodies_are_bad_payloads(body: bytes) -> None:
+    with pytest.raises(framing.BadPayload):
+        framing.decode(body, 16 * 1024)
+
+
+@pytest.mark.parametrize("msg, code", [
+    ("nope", "bad_type"),
+    ({"kind": "x"}, "bad_type"),
+    ({"type": "launch"}, "unknown_type"),
+    ({"type": "chat"}, "missing_field"),
+    ({"type": "chat", "text": 5}, "bad_field"),
+    ({"type": "chat", "text": "x" * 1000}, "bad_field"),
+    ({"type": "chat", "text": "hi", "extra": 1}, "unknown_field"),
+    ({"type": "ready", "ready": 1}, "bad_field"),
+    ({"type": "hello", "v": True, "name": "a"}, "bad_field"),
+    ({"type": "hello", "v": 1, "name": "a", "role": "god"}, "bad_field"),
+    ({"type": "intent", "seq": 1, "version": -1, "seat": 0, "action": {"kind": "draw"}}, "bad_field"),
+    ({"type": "intent", "seq": 1, "version": 0, "seat": 99, "action": {"kind": "draw"}}, "bad_field"),
+    ({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": 3}}, "bad_action"),
+    ({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "play", "card": "7"}}, "bad_action"),
+    ({"type": "ping", "t": float("nan")}, "bad_field"),
+    ({"type": "ping", "sig": "not bytes"}, "bad_field"),
+])
+def test_schema_violations_are_named(msg: object, code: str) -> None:
+    with pytest.raises(MessageError) as info:
+        validate(msg, CLIENT_SCHEMAS)
+    assert info.value.code == code
+
+
+def test_good_messages_pass_and_may_carry_a_signature() -> None:
+    from core import Action
+
+    validate(messages.hello("Ann", token="t", password="p"), CLIENT_SCHEMAS)
+    validate({**messages.intent(1, 0, 2, Action("play", 5, "red")), "sig": b"s" * 64}, CLIENT_SCHEMAS)
+    validate(messages.refuse("version", "old"), HOST_SCHEMAS)
+    validate(messages.error("x", "y"), HOST_SCHEMAS)
+
+
+def test_clean_text_strips_escapes() -> None:
+    assert messages.clean_text("  Bob\x1b[31m\n\tthe\u200bgreat  ", 24) == "Bob [31m the great"
+    assert messages.clean_text("x" * 50, 24) == "x" * 24
+
+
+@pytest.mark.parametrize("text, want", [
+    ("box", ("box", 7777)), ("box:9000", ("box", 9000)), ("[::1]:9000", ("::1", 9000)),
+    ("::1", ("::1", 7777)), ("10.0.0.2", ("10.0.0.2", 7777)),
+])
+def test_addresses(text: str, want: tuple[str, int]) -> None:
+    assert parse_address(text) == want
+
+
+@pytest.mark.parametrize("text", ["", "box:", "box:http", "box:70000", "[::1", ":9000"])
+def test_bad_addresses(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
