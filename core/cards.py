@@ -29,6 +29,14 @@ RANK_NAMES: dict[str, str] = {
     "+2": "Draw Two",
     "W": "Wild",
     "W+4": "Wild Draw Four",
+    # No Mercy
+    "+4": "Draw Four",
+    "SA": "Skip Everyone",
+    "DA": "Discard All",
+    "WR+4": "Wild Reverse Draw Four",
+    "W+6": "Wild Draw Six",
+    "W+10": "Wild Draw Ten",
+    "WCR": "Wild Color Roulette",
 }
 
 

@@ -93,8 +93,24 @@ def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
         return f"{who} deals {e.count} cards each."
     if k == "start":
         return f"The starting card is {e.cards[0].name}." if e.cards else "The starting card is turned."
+    if k == "return" and e.reason == "aside":
+        return f"{e.cards[0].name} cannot start the round; it is set aside."
     if k == "return":
         return f"{e.cards[0].name} cannot start the round; it goes back and the pile is shuffled."
+    if k == "jump_in":
+        return f"{who} jumps in!"
+    if k == "swap":
+        return f"{who} swaps hands with {tgt}."
+    if k == "rotate":
+        return "Every hand passes to the next player."
+    if k == "skip_all":
+        return f"{who} skips everyone and plays again."
+    if k == "discard_all":
+        return f"{who} discards every {e.color} card too: {_cards(e)}."
+    if k == "knockout":
+        return f"{who} holds {e.count} cards and is knocked out (Mercy)!"
+    if k == "choose":
+        return f"{who} names {e.color} for the Color Roulette."
     if k == "play":
         card = e.cards[0]
         text = f"{who} plays {card.name}"
@@ -108,6 +124,7 @@ def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
             "guilty": " (the bluff was caught)",
             "innocent": " (the challenge failed)",
             "last": " from the winning card",
+            "roulette": " turned up by the Color Roulette",
         }.get(e.reason or "", "")
         return f"{who} draws {_cards(e)}{why}."
     if k == "pass":

@@ -627,6 +627,7 @@ class Game:
             obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
         if self.over:
             obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
+            obs["hand_points"] = [sum(self.card_points(c) for c in h) for h in self.hands]
             obs["points"] = self.last_points
         self._observe(obs, me)
         return obs

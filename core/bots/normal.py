@@ -15,7 +15,8 @@ from ..actions import Action
 from ..cards import COLORS
 from .base import Bot, level
 
-_ACTION_RANKS = {"S", "R", "+2"}
+_ACTION_RANKS = {"S", "R", "+2", "+4", "SA", "DA"}
+_DRAW_VALUE = {"+2": 2, "+4": 4, "W+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
 
 
 def _points(card: dict[str, Any]) -> int:
@@ -24,6 +25,7 @@ def _points(card: dict[str, Any]) -> int:
     return int(card["rank"]) if card["rank"].isdigit() else 20
 
 
+@level("normal", variant="nomercy")
 @level("normal", variant="classic")
 class NormalBot(Bot):
     bluff_rate = 0.0
@@ -40,9 +42,13 @@ class NormalBot(Bot):
         if catches:
             return catches[0]
         if obs["current"] != obs["me"]:
-            return None
-        if "challenge" in kinds:
-            return Action("challenge") if self._bluff_likely(obs) else Action("draw")
+            # Out of turn: a jump-in sheds a card and steals the turn.
+            jumps = [a for a in legal if a.kind == "play"]
+            return self._best_play(obs, jumps) if jumps else None
+        if "choose" in kinds:
+            return Action("choose", color=self._roulette_color(obs))
+        if "challenge" in kinds and self._bluff_likely(obs):
+            return Action("challenge")
         plays = [a for a in legal if a.kind == "play"]
         if plays:
             best = self._best_play(obs, plays)
@@ -60,41 +66,60 @@ class NormalBot(Bot):
         players = obs["players"]
         n = len(players)
         nxt = (me + obs["direction"]) % n
-        danger = min(p["cards"] for i, p in enumerate(players) if i != me) <= 2
+        while players[nxt].get("out") and nxt != me:
+            nxt = (nxt + obs["direction"]) % n
+        rivals = [p["cards"] for i, p in enumerate(players) if i != me and not p.get("out")]
+        danger = min(rivals, default=99) <= 2
         next_danger = players[nxt]["cards"] <= 2
         colors = Counter(c["color"] for c in hand.values() if c["color"] is not None)
         in_play = obs["color"]
         holds_in_play = colors.get(in_play, 0) > 0
+        stacking = obs["phase"] == "stack"
 
         best: tuple[float, Action] | None = None
         for a in plays:
             card = hand[a.card]
             rank = card["rank"]
             if card["color"] is None:
-                if a.color != self._wild_color(hand, a.card):
+                if a.color is not None and a.color != self._wild_color(hand, a.card):
                     continue
-                score = 5.0 - (0 if danger or len(hand) <= 2 else 30)
-                if rank == "W+4":
+                score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else 30)
+                if rank == "W+4" and obs["variant"] == "classic":
                     score += 10 if next_danger else 0
                     if holds_in_play:  # an illegal Wild Draw Four invites a challenge
                         if self.rng.random() >= self.bluff_rate:
                             continue
                         score -= 20
+                elif rank in _DRAW_VALUE:
+                    score += _DRAW_VALUE[rank] * (3 if next_danger else 1)
             else:
                 score = _points(card)
                 if rank in _ACTION_RANKS:
                     score += 15 if next_danger else 0
+                if rank == "DA":  # shed every card of the colour at once
+                    score += sum(_points(c) + 10 for c in hand.values() if c["color"] == card["color"])
                 # Stay in a colour we hold a lot of.
                 score += 3 * colors.get(card["color"], 0)
+            if stacking:
+                # Pass the penalty on with the smallest card that does it; keep the big ones.
+                score = 100 - _DRAW_VALUE.get(rank, 0)
+            if a.target is not None:
+                # A 7: swap with the smallest hand (it must swap with someone).
+                theirs = players[a.target]["cards"]
+                score += 4 * (len(hand) - 1 - theirs)
             if best is None or score > best[0]:
                 best = (score, a)
         if best is None:
             return None
-        # Keep a lone wild instead of drawing? No: a play beats a draw unless
-        # the only play is a wild we would rather save and we hold many cards.
-        if best[0] < -10 and obs["phase"] == "play" and len(hand) > 4:
+        # A wild we would rather save is not worth playing while we hold many cards.
+        if best[0] < -10 and obs["phase"] == "play" and len(hand) > 4 and obs["current"] == me:
             return None
         return best[1]
+
+    def _roulette_color(self, obs: dict[str, Any]) -> str:
+        # Name the colour most likely to turn up soon: the one we have seen least of.
+        seen = Counter(c["color"] for c in obs["hand"] + obs["discard"] if c["color"] is not None)
+        return min(COLORS, key=lambda col: (seen.get(col, 0), COLORS.index(col)))
 
     @staticmethod
     def _wild_color(hand: dict[int, dict[str, Any]], playing: int) -> str:

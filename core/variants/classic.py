@@ -123,16 +123,18 @@ class ClassicGame(Game):
         """Legal plays of ``cards`` from ``p``'s hand on the current top."""
         out: list[Action] = []
         color, rank, acts = self.color, self.discard[-1].rank, self._play_acts
-        last_card = len(self.hands[p]) == 1
+        # Rule switches read once: this loop is the engine's hottest.
+        honest_only = not self.challenges and self.CHALLENGEABLE
+        swaps = self.swaps and len(self.hands[p]) > 1
         for c in cards:
             if on_stack:
                 if not self._stacks(c):
                     continue
             elif not (c.color is None or c.color == color or c.rank == rank):
                 continue
-            if not self.challenges and c.rank in self.CHALLENGEABLE and self._is_bluff(p, c):
+            if honest_only and c.rank in honest_only and self._is_bluff(p, c):
                 continue  # no_bluff: only the honest Wild Draw Four is legal
-            if c.rank == "7" and self.swaps and not last_card:
+            if swaps and c.rank == "7":
                 out += [Action("play", c.id, None, t) for t in self.active if t != p]
             else:
                 out += acts[c.id]
