@@ -37,7 +37,16 @@ RANK_NAMES: dict[str, str] = {
     "W+6": "Wild Draw Six",
     "W+10": "Wild Draw Ten",
     "WCR": "Wild Color Roulette",
+    # Diez
+    "X": "Dek", "E": "El", "N": "Needle", "BLANK": "Blank",
+    "ST": "Stop", "TG": "Tag", "DG": "Dagger", "TK": "Token", "TR": "Trade", "SH": "Share",
+    "PR": "Proc", "CD": "Cut Deck", "SL": "Steal", "RV": "Revive", "SD": "Stitch Deck",
+    "WM": "Mulligan", "WF": "Flush", "WB": "Bomb", "WDC": "Draw Color", "WDA": "Drop All", "WC": "Choice",
 }
+
+OTHER_COLOR_PREFIXES: dict[str, str] = {"white": "WH", "blank": ""}
+"""Colours beyond the four suits (Diez): White cards are written ``WH0``-``WH4``; the
+Blank card, whose colour is ``"blank"``, is written by its rank alone, ``BLANK``."""
 
 
 class Card(NamedTuple):
@@ -72,7 +81,7 @@ class Card(NamedTuple):
     def name(self) -> str:
         """Words for the log: ``"red 7"``, ``"blue Draw Two"``, ``"Wild Draw Four"``."""
         rank = RANK_NAMES.get(self.rank, self.rank)
-        return rank if self.color is None else f"{self.color} {rank}"
+        return rank if self.color is None or self.color == "blank" else f"{self.color} {rank}"
 
     def __str__(self) -> str:
         return notation(self.color, self.rank)
@@ -86,7 +95,10 @@ class Card(NamedTuple):
 
 
 def notation(color: str | None, rank: str) -> str:
-    return rank if color is None else COLOR_LETTERS[color] + rank
+    if color is None:
+        return rank
+    letter = COLOR_LETTERS.get(color)
+    return (OTHER_COLOR_PREFIXES[color] if letter is None else letter) + rank
 
 
 def parse_card(text: str) -> tuple[str | None, str]:
@@ -97,6 +109,10 @@ def parse_card(text: str) -> tuple[str | None, str]:
     (:meth:`core.Game.parse`); this only checks the syntax.
     """
     t = text.strip().upper()
+    if t == "BLANK":  # Diez's Blank
+        return "blank", "BLANK"
+    if len(t) >= 3 and t.startswith("WH") and t[2:].isdigit():  # Diez's White numbers
+        return "white", t[2:]
     if len(t) >= 2 and t[0] in LETTER_COLORS:
         return LETTER_COLORS[t[0]], t[1:]
     if t.startswith("W"):

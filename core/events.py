@@ -9,7 +9,7 @@ never disagree about what a player may know.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from .cards import Card
 
@@ -76,14 +76,44 @@ class Event(NamedTuple):
         )
 
 
+
+_WORDS: dict[str, dict[str, Any]] = {}
+"""variant -> event kind -> words: a template (fields ``who``, ``tgt``, ``n``, ``kind``,
+``color``, ``cards``, ``pile``, ``points``) or a function ``(event, who, tgt) -> str``."""
+
+_DRAW_REASONS: dict[str | None, dict[str, str]] = {None: {
+    "penalty": " as a penalty",
+    "uno": " for not calling UNO",
+    "guilty": " (the bluff was caught)",
+    "innocent": " (the challenge failed)",
+    "last": " from the winning card",
+    "roulette": " turned up by the Color Roulette",
+}}
+"""variant (``None``: every variant) -> a draw event's ``reason`` -> the end of its log line."""
+
+
+def register_words(variant: str, words: dict[str, Any] | None = None,
+                   draw_reasons: dict[str, str] | None = None) -> None:
+    """Let a variant describe its own event kinds (and draw reasons) in :func:`describe`.
+
+    A variant module calls this at import, so its words live with its rules;
+    they apply when :func:`describe` is told the variant.
+    """
+    _WORDS.setdefault(variant, {}).update(words or {})
+    _DRAW_REASONS.setdefault(variant, {}).update(draw_reasons or {})
+
+
 def _cards(e: Event) -> str:
     if e.cards:
         return ", ".join(str(c) for c in e.cards)
     return f"{e.count} card" + ("" if e.count == 1 else "s")
 
 
-def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
-    """The event in words for a log line, using ``names`` for the players."""
+def describe(e: Event | dict[str, Any], names: Sequence[str], variant: str | None = None) -> str:
+    """The event in words for a log line, using ``names`` for the players.
+
+    Give ``variant`` for the words of that variant's own events (see :func:`register_words`).
+    """
     if isinstance(e, dict):
         e = Event.from_dict(e)
     who = names[e.player] if e.player is not None else ""
@@ -111,6 +141,13 @@ def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
         return f"{who} holds {e.count} cards and is knocked out (Mercy)!"
     if k == "choose":
         return f"{who} names {e.color} for the Color Roulette."
+    words = _WORDS.get(variant or "", {}).get(k)
+    if words is not None:  # a variant's own event
+        if callable(words):
+            return words(e, who, tgt)
+        pile = f" (pile {e.target + 1})" if e.target is not None else ""
+        return words.format(who=who, tgt=tgt, n=e.count, kind=e.reason or "", color=e.color or "",
+                            cards=_cards(e), pile=pile, points=e.points)
     if k == "play":
         card = e.cards[0]
         text = f"{who} plays {card.name}"
@@ -118,14 +155,8 @@ def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
             text += f" and names {e.color}"
         return text + "."
     if k == "draw":
-        why = {
-            "penalty": " as a penalty",
-            "uno": " for not calling UNO",
-            "guilty": " (the bluff was caught)",
-            "innocent": " (the challenge failed)",
-            "last": " from the winning card",
-            "roulette": " turned up by the Color Roulette",
-        }.get(e.reason or "", "")
+        reason = e.reason or ""
+        why = _DRAW_REASONS.get(variant, {}).get(reason) or _DRAW_REASONS[None].get(reason, "")
         return f"{who} draws {_cards(e)}{why}."
     if k == "pass":
         return f"{who} keeps the card and passes." if e.reason == "keep" else f"{who} passes."
@@ -159,9 +190,12 @@ def describe(e: Event | dict[str, Any], names: Sequence[str]) -> str:
     if k == "trick":
         return f"{who} wins the trick" + (f"; {tgt} left it and leads next." if tgt else " and leads next.")
     if k == "round_over" and e.reason == "bonus":
-        return f"{who} scores {e.points} points this round, bonus included."
+        return f"{who} scores {e.points} points this round (5 of them for hitting the target)."
+    if k == "round_over" and e.reason == "score":
+        return f"{who} scores {e.points} points this round."
     if k == "round_over":
         return f"{who} wins the round and scores {e.points} points."
     if k == "match_over":
         return f"{who} wins the match with {e.points} points!"
     return f"{k} {who}".strip() + "."
+

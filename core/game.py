@@ -464,6 +464,8 @@ class Game:
         name = self.names[p]
         if self.phase == "over":
             return "the round is over; start the next round first"
+        if self.out[p]:
+            return f"{name} is out of this round (Mercy) and cannot act until the next one"
         kind = action.kind
         if kind == "catch":
             if self.exposed is None:
@@ -629,6 +631,7 @@ class Game:
             obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
             obs["hand_points"] = [sum(self.card_points(c) for c in h) for h in self.hands]
             obs["points"] = self.last_points
+            obs["bonus"] = self._round_bonus(self.winner) if self.winner is not None else 0
         self._observe(obs, me)
         return obs
 

@@ -2,9 +2,11 @@
 
     python screenshots/make_screenshots.py [--size 100x32] [--out screenshots]
 
-Writes table.svg (a few moves into a game), color-picker.svg, help.svg and
-round-over.svg. Bots run in fast mode; the human's moves are chosen here
-from the observation and made with ``pilot.press`` like a person would.
+Writes table.svg (a few moves into a game), color-picker.svg, help.svg,
+round-over.svg, nomercy.svg (a stack of draw cards coming at you),
+nomercy-seven.svg (the 7's target picker), wildrawz.svg (mid-trick) and
+new-game.svg. Bots run in fast mode; the human's moves are chosen here from
+the observation and made with ``pilot.press`` like a person would.
 """
 
 from __future__ import annotations
@@ -16,12 +18,24 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from textual.app import App
+
 from uno_tui.app import UnoApp
-from uno_tui.screens import ColorPicker, RoundOverScreen, TableScreen
+from uno_tui.screens import ColorPicker, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import HandView
 
 HERE = Path(__file__).parent
+
+
+def save(app: App, name: str, out: Path) -> None:
+    """Save the screen as SVG. Text runs start with a no-break space where a style changes;
+    ``xml:space="preserve"`` keeps librsvg (rsvg-convert) from dropping it ("yellowSkip")."""
+    app.save_screenshot(name, str(out))
+    path = out / name
+    svg = path.read_text(encoding="utf-8")
+    if 'xml:space="preserve"' not in svg[:300]:
+        path.write_text(svg.replace("<svg ", '<svg xml:space="preserve" ', 1), encoding="utf-8")
 
 
 def make_app(seed: int, **config: Any) -> UnoApp:
@@ -41,7 +55,7 @@ async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, 
 
 
 async def select_card(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = app.screen.query_one(HandView)
+    hand = app.screen.query_one("#hand", HandView)
     ids = [c["id"] for c in hand.cards]
     steps = (ids.index(card_id) - hand.selected) % len(ids)
     for _ in range(steps):
@@ -84,7 +98,7 @@ async def table(size: tuple[int, int], out: Path) -> None:
         await settle(pilot, app)
         await pilot.press("right")
         await pilot.pause(0.1)
-        app.save_screenshot("table.svg", str(out))
+        save(app, "table.svg", out)
 
 
 async def color_picker(size: tuple[int, int], out: Path) -> None:
@@ -102,7 +116,7 @@ async def color_picker(size: tuple[int, int], out: Path) -> None:
                 assert isinstance(app.screen, ColorPicker)
                 await pilot.press("right")
                 await pilot.pause(0.1)
-                app.save_screenshot("color-picker.svg", str(out))
+                save(app, "color-picker.svg", out)
                 return
             await take_turn(pilot, app, wilds=False)
         raise RuntimeError("no wild card came up; pick another seed")
@@ -114,7 +128,7 @@ async def help_screen(size: tuple[int, int], out: Path) -> None:
         await settle(pilot, app)
         await pilot.press("question_mark")
         await pilot.pause(0.1)
-        app.save_screenshot("help.svg", str(out))
+        save(app, "help.svg", out)
 
 
 async def round_over(size: tuple[int, int], out: Path) -> None:
@@ -130,7 +144,82 @@ async def round_over(size: tuple[int, int], out: Path) -> None:
             if isinstance(app.screen, RoundOverScreen):
                 break
         await pilot.pause(0.1)
-        app.save_screenshot("round-over.svg", str(out))
+        save(app, "round-over.svg", out)
+
+
+NOMERCY_SETUP = {
+    # You swap your 7 with Cleo, whose only play is then your R+2: it stacks on you, and you hold
+    # her No Mercy cards to stack back.
+    "hands": [["R7", "R+2", "G9", "G8", "B4", "Y6"], ["R3", "B1", "B2", "B4"], ["R1", "B5", "B6", "B8"],
+              ["Y+4", "G5", "G6", "Y2", "W+10", "W+6", "BSA", "RDA", "WCR"]],
+    "discard": ["R5"], "current": 0,
+    "draw": ["B3", "B7", "B9", "R2", "R4", "R6", "Y3", "WCR", "B7", "G1"],
+}
+
+
+async def nomercy(size: tuple[int, int], out: Path) -> None:
+    """No Mercy: the 7's target picker, then a stack of draw cards coming at you."""
+    app = UnoApp(LocalSession(TableConfig(variant="nomercy", seed=5, setup=NOMERCY_SETUP)), pacing=(0.0, 0.0))
+    async with app.run_test(size=size) as pilot:
+        obs = await settle(pilot, app)
+        seven = next(c for c in obs["hand"] if c["rank"] == "7")
+        await select_card(pilot, app, seven["id"])
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TargetPicker)
+        await pilot.press("down")
+        await pilot.pause(0.1)
+        save(app, "nomercy-seven.svg", out)
+        await pilot.press("escape")  # the 7 goes to Cleo after all
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        await pilot.press("3")
+        for _ in range(200):
+            obs = await settle(pilot, app)
+            if obs["phase"] == "stack":
+                break
+        else:
+            raise RuntimeError("no stack came; check NOMERCY_SETUP")
+        stackable = next(a for a in obs["legal"] if a["kind"] == "play")
+        await select_card(pilot, app, stackable["card"])
+        await pilot.pause(0.1)
+        save(app, "nomercy.svg", out)
+
+
+async def wildrawz(size: tuple[int, int], out: Path) -> None:
+    """Wild Rawz in the middle of a trick (two cards down), after a leave earlier in the round."""
+    app = UnoApp(LocalSession(TableConfig(variant="wildrawz", players=4, seed=4)), pacing=(0.0, 0.0))
+    async with app.run_test(size=size) as pilot:
+        left = False
+        for _ in range(200):
+            obs = await settle(pilot, app)
+            kinds = {a["kind"] for a in obs["legal"]}
+            if obs["phase"] == "draft":
+                await pilot.press("right", "enter")
+                continue
+            if left and len(obs["trick"]) >= 2:
+                await pilot.pause(0.1)
+                save(app, "wildrawz.svg", out)
+                return
+            if "leave" in kinds and not left:
+                await pilot.press("v")
+                left = True
+                continue
+            play = next(a for a in obs["legal"] if a["kind"] == "play")
+            await select_card(pilot, app, play["card"])
+            await pilot.press("enter")
+        raise RuntimeError("no mid-trick moment came up; pick another seed")
+
+
+async def new_game(size: tuple[int, int], out: Path) -> None:
+    """The new-game screen with a few house rules switched on."""
+    app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("down", "down", "down", "right", "right", "down", "space", "down", "space")
+        await pilot.pause(0.1)
+        save(app, "new-game.svg", out)
 
 
 async def main() -> None:
@@ -140,7 +229,7 @@ async def main() -> None:
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    for shot in (table, color_picker, help_screen, round_over):
+    for shot in (table, color_picker, help_screen, round_over, nomercy, wildrawz, new_game):
         await shot((cols, rows), args.out)
         print(f"wrote {args.out / shot.__name__.replace('_screen', '').replace('_', '-')}.svg")
 

@@ -1,27 +1,55 @@
-"""The application: a thin shell that holds a session and shows its table."""
+"""The application: a thin shell that holds a session and shows its table.
+
+Given a session it opens the table at once. Without one it first shows the
+new-game screen and makes a local session from the choice.
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from .screens import TableScreen
-from .session import Session
+from .screens import NewGameChoice, NewGameScreen, table_screen_for
+from .session import LocalSession, Session, TableConfig
 
 
 class UnoApp(App[None]):
-    """UNO in the terminal. All game flow lives in :class:`TableScreen`."""
+    """UNO in the terminal. All game flow lives in the table screens."""
 
     CSS_PATH = "app.tcss"
     TITLE = "uno-tui"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
 
-    def __init__(self, session: Session, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+    def __init__(self, session: Session | None = None, *, pacing: tuple[float, float] = (0.6, 0.9),
+                 config: TableConfig | None = None) -> None:
+        """``session``: the table to open. Without one, the new-game screen opens first, starting
+        from ``config`` (its seed and name are kept; the screen chooses the rest)."""
         super().__init__()
-        self.session = session
+        self.session = session  # type: ignore[assignment]  # set once a new game is chosen
         self.pacing = pacing
+        self.config = config or TableConfig()
 
     def get_default_screen(self) -> Screen:
-        return TableScreen(self.session, pacing=self.pacing)
+        if self.session is None:
+            return Screen()  # blank until the new-game screen dismisses
+        return table_screen_for(self.session, pacing=self.pacing)
+
+    def on_mount(self) -> None:
+        if self.session is None:
+            cfg = self.config
+            initial = NewGameChoice(variant=cfg.variant, players=cfg.players, bots=cfg.bots,
+                                    options=dict(cfg.options))
+            self.push_screen(NewGameScreen(initial), self._new_game)
+
+    def _new_game(self, choice: NewGameChoice | None) -> None:
+        if choice is None:
+            self.exit()
+            return
+        self.config = replace(self.config, variant=choice.variant, players=choice.players, bots=choice.bots,
+                              options=dict(choice.options))
+        self.session = LocalSession(self.config)
+        self.push_screen(table_screen_for(self.session, pacing=self.pacing))  # over the blank first screen

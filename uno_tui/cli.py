@@ -10,8 +10,11 @@ import argparse
 import sys
 from typing import Sequence
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic",)
-"""Variants the table knows how to draw and drive; simulate takes any registered one."""
+TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz")
+"""Variants the tables know how to draw and drive; simulate takes any registered one."""
+
+DEFAULT_PLAYERS = 4
+DEFAULT_BOTS = "normal"
 
 PLAY_HELP = "play against bots at the terminal table (the default command)"
 SIMULATE_HELP = "play bot-only games without a screen and print each seat's win share"
@@ -25,6 +28,37 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def parse_rules(text: str) -> dict[str, object]:
+    """``stacking=progressive,seven_o,uno_penalty=3`` -> options; a bare name means true.
+
+    Values read as true/false (yes/no, on/off), whole numbers, or else words. Whether the
+    names and values are rules of the variant is the engine's to say (``check_options``).
+    """
+    options: dict[str, object] = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, eq, raw = item.partition("=")
+        name, raw = name.strip().replace("-", "_"), raw.strip()
+        if not name:
+            raise ValueError(f"{item!r} has no rule name")
+        value: object
+        if not eq:
+            value = True
+        elif raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                value = raw
+        options[name] = value
+    return options
 
 
 def _seed(text: str) -> int | str:
@@ -43,26 +77,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="uno-tui",
-        description="UNO in the terminal. With no command, play classic UNO against three normal bots.",
+        description="UNO in the terminal. With no command, choose a game on the new-game screen and play it "
+                    "against bots.",
         epilog="Run 'uno-tui COMMAND --help' for the options of each command.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help=PLAY_HELP, description=PLAY_HELP + ".")
-    play.add_argument("--variant", default="classic", choices=[v for v in TABLE_VARIANTS if v in core.VARIANTS],
-                      help="the rules to play (default: %(default)s)")
-    play.add_argument("--players", type=int, default=4, metavar="N",
-                      help="players at the table, you included: 2 to 10 (default: %(default)s)")
-    play.add_argument("--bots", default="normal", choices=levels, metavar="LEVEL",
-                      help=f"how well the bots play: {' or '.join(levels)} (default: %(default)s)")
+    play = sub.add_parser("play", help=PLAY_HELP, description=PLAY_HELP + ". Without --variant, --rules, "
+                          "--players, --bots or --target-score a new-game screen asks first; --quick skips it.")
+    play.add_argument("--variant", default=None, choices=[v for v in TABLE_VARIANTS if v in core.VARIANTS],
+                      help="the game: classic, nomercy (No Mercy) or wildrawz (Wild Rawz) (default: classic)")
+    play.add_argument("--rules", type=_rules, default=None, metavar="RULES",
+                      help="house rules, comma-separated, e.g. stacking=progressive,seven_o,jump_in,force_play,"
+                           "no_bluff,uno_penalty=3,draw_until_playable (a bare name switches a rule on)")
+    play.add_argument("--players", type=int, default=None, metavar="N",
+                      help="players at the table, you included: classic 2 to 10, nomercy 2 to 6, "
+                           f"wildrawz 3 or 4 (default: {DEFAULT_PLAYERS})")
+    play.add_argument("--bots", default=None, choices=levels, metavar="LEVEL",
+                      help=f"how well the bots play: {' or '.join(levels)} (default: {DEFAULT_BOTS})")
     play.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="deal the same cards every time (and let the bots decide the same way)")
     play.add_argument("--name", default="You", metavar="NAME",
                       help="your name at the table (default: %(default)s)")
-    play.add_argument("--target-score", type=int, default=500, metavar="T",
-                      help="points that win the match, 1 or more (default: %(default)s)")
+    play.add_argument("--target-score", type=int, default=None, metavar="T",
+                      help="points that win the match, 1 or more (default: 500 classic, 1000 nomercy; "
+                           "wildrawz plays a fixed number of rounds instead)")
     play.add_argument("--draw-until-playable", action="store_true",
-                      help="when you draw, keep drawing until a playable card turns up")
+                      help="when you draw, keep drawing until a playable card turns up (same as "
+                           "--rules draw_until_playable)")
+    play.add_argument("--quick", action="store_true",
+                      help="skip the new-game screen: deal at once with the options given (or the defaults)")
     play.add_argument("--fast", action="store_true",
                       help="no pause between the bots' moves (they still play every turn)")
 
@@ -81,11 +125,46 @@ def build_parser() -> argparse.ArgumentParser:
                           f"a single level fills every seat (levels: {', '.join(levels)}; default: %(default)s)")
     sim.add_argument("--seed", type=int, default=0, metavar="S",
                      help="seed of the first game; the same seed gives the same results (default: %(default)s)")
+    sim.add_argument("--rules", type=_rules, default=None, metavar="RULES",
+                     help="house rules, comma-separated, e.g. stacking=progressive,seven_o,uno_penalty=3 "
+                          "(a bare name switches a rule on)")
 
     from net.commands import add_net_subcommands
 
-    add_net_subcommands(sub)
+    add_net_subcommands(sub, interactive_host=_interactive_host, join=_join)
     return parser
+
+
+def _interactive_host(**options: object) -> int:
+    """``uno-tui host`` (not headless): serve the table from this screen and play at it."""
+    from .netplay.app import run_interactive_host  # Textual loads here, not for --help
+
+    return run_interactive_host(**options)
+
+
+def _join(**options: object) -> int:
+    """``uno-tui join [ADDRESS]``: the lobby, then the table."""
+    from .netplay.app import run_join
+
+    return run_join(**options)  # type: ignore[arg-type]
+
+
+def _rules(text: str) -> dict[str, object]:
+    try:
+        return parse_rules(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _options(parser: argparse.ArgumentParser, variant: str, options: dict[str, object]) -> dict[str, object]:
+    """The variant's own check of the options (exit 2 with its message when one is bad)."""
+    from core import variant_class
+
+    try:
+        variant_class(variant).check_options(dict(options))
+    except ValueError as e:
+        parser.error(f"--rules: {e}")
+    return options
 
 
 def _check_players(parser: argparse.ArgumentParser, variant: str, players: int) -> None:
@@ -112,6 +191,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from core.bots import LEVELS, simulate
 
     _check_players(parser, args.variant, args.players)
+    options = _options(parser, args.variant, args.rules or {})
     levels = [lv.strip() for lv in args.bots.split(",")]
     unknown = [lv for lv in levels if lv not in LEVELS]
     if unknown:
@@ -121,8 +201,10 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(levels) != args.players:
         parser.error(f"--bots lists {len(levels)} levels but --players is {args.players}: "
                      "give one level per seat, or a single level for all")
-    result = simulate(args.variant, levels, args.games, seed=args.seed)
-    print(f"{args.variant} · {args.players} players · {result.games} games · seed {args.seed}")
+    result = simulate(args.variant, levels, args.games, seed=args.seed, options=options)
+    rules = ",".join(k if v is True else f"{k}={v}" for k, v in options.items())
+    print(f"{args.variant} · {args.players} players · {result.games} games · seed {args.seed}"
+          + (f" · rules {rules}" if rules else ""))
     print(f"{'seat':>4}  {'level':<8}{'wins':>6}  {'share':>6}")
     for seat, (level, wins, share) in enumerate(zip(result.levels, result.wins, result.shares), start=1):
         print(f"{seat:>4}  {level:<8}{wins:>6g}  {share * 100:>5.1f}%")
@@ -135,24 +217,37 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from core import variant_class
 
-    _check_players(parser, args.variant, args.players)
-    if args.target_score < 1:
-        parser.error(f"--target-score must be 1 or more, not {args.target_score}")
-    options = {"target_score": args.target_score}
+    variant = args.variant or "classic"
+    cls = variant_class(variant)
+    options: dict[str, object] = dict(args.rules or {})
     if args.draw_until_playable:
         options["draw_until_playable"] = True
-    try:
-        variant_class(args.variant).check_options(options)
-    except ValueError as e:
-        parser.error(str(e))
+    if args.target_score is not None:
+        if "target_score" not in cls.OPTIONS:
+            parser.error(f"--target-score: {variant} has no target score "
+                         "(the match lasts two turns of the start marker round the table)")
+        if args.target_score < 1:
+            parser.error(f"--target-score must be 1 or more, not {args.target_score}")
+        options["target_score"] = args.target_score
+    _options(parser, variant, options)
+    players = args.players if args.players is not None else max(cls.min_players, min(cls.max_players,
+                                                                                      DEFAULT_PLAYERS))
+    _check_players(parser, variant, players)
 
     from .session import LocalSession, TableConfig
 
-    session = LocalSession(TableConfig(players=args.players, bots=args.bots, variant=args.variant,
-                                       seed=args.seed, name=args.name, options=options))
+    config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
+                         name=args.name, options=options)
+    # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
+    chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
+    ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable
     from .app import UnoApp  # Textual loads here, after the arguments are known to be good
 
-    UnoApp(session, pacing=(0.0, 0.0) if args.fast else (0.6, 0.9)).run()
+    pacing = (0.0, 0.0) if args.fast else (0.6, 0.9)
+    if ask:
+        UnoApp(pacing=pacing, config=config).run()
+    else:
+        UnoApp(LocalSession(config), pacing=pacing).run()
     return 0
 
 

@@ -19,6 +19,9 @@ _VERBS = {
     "plays": "play", "draws": "draw", "keeps": "keep", "passes": "pass", "is": "are",
     "calls": "call", "catches": "catch", "challenges": "challenge", "shows": "show",
     "wins": "win", "deals": "deal", "names": "name", "scores": "score",
+    # house rules, No Mercy and Wild Rawz
+    "swaps": "swap", "skips": "skip", "discards": "discard", "holds": "hold", "jumps": "jump",
+    "takes": "take", "leaves": "leave", "leads": "lead",
 }
 _YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
 _AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
@@ -26,21 +29,24 @@ _YOURS = re.compile(r"\bYou's\b")
 _THEIR = re.compile(r"\bYou show their\b")
 
 
-def log_line(event: Event, names: Sequence[str], me: int | None) -> str:
+def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None) -> str:
     """The event as a log line, with the human addressed as "you"."""
     seats = list(names)
     if me is not None:
         seats[me] = YOU
-    text = describe(event, seats)
+    text = describe(event, seats, variant)
     if me is None:
-        return text
+        return text[:1].upper() + text[1:]
     text = _YOU_VERB.sub(lambda m: f"You {_VERBS[m.group(1)]}", text)
     text = _THEIR.sub("You show your", text)
     if text.startswith("You "):  # the second verb: "You play Wild and names green."
         text = _AND_VERB.sub(lambda m: f" and {_VERBS[m.group(1)]}", text)
     text = _YOURS.sub("your", text)
+    if event.kind == "trick" and event.target == me:  # "Ada wins the trick; You left it and leads next."
+        text = text.replace("You left it and leads", "you left it and lead")
     # "You" in mid-sentence reads better lower-case ("Ada catches you").
-    return re.sub(r"(?<=[a-z,;:] )You\b", "you", text)
+    text = re.sub(r"(?<=[a-z,;:] )You\b", "you", text)
+    return text[:1].upper() + text[1:]  # "Blue Reverse cannot start the round"
 
 
 def humanize_error(message: str, names: Sequence[str], me: int) -> str:
@@ -49,27 +55,72 @@ def humanize_error(message: str, names: Sequence[str], me: int) -> str:
     return text[:1].upper() + text[1:]
 
 
+VARIANT_TITLES = {"classic": "Classic UNO", "nomercy": "No Mercy", "wildrawz": "Wild Rawz"}
+"""How the screen names each variant."""
+
+
+def variant_title(variant: str) -> str:
+    return VARIANT_TITLES.get(variant, variant)
+
+
+def rules_summary(variant: str, options: dict[str, Any]) -> str:
+    """The house rules in force, briefly ("stacking: progressive · 7-0 · jump-in"); "" when none."""
+    if variant != "classic":
+        return ""
+    parts = []
+    if options.get("stacking", "none") != "none":
+        parts.append(f"stacking: {options['stacking']}")
+    for key, label in (("seven_o", "7-0"), ("jump_in", "jump-in"), ("force_play", "force play"),
+                       ("no_bluff", "no bluffing"), ("draw_until_playable", "draw until playable")):
+        if options.get(key):
+            parts.append(label)
+    if options.get("uno_penalty", 2) != 2:
+        parts.append(f"UNO penalty {options['uno_penalty']}")
+    return " · ".join(parts)
+
+
 def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     """One line saying what is going on and which keys matter now."""
+    if obs.get("variant") == "wildrawz":
+        return trick_status_line(obs, names)
     me = obs["me"]
     legal = {a["kind"] for a in obs.get("legal", ())}
     players = obs["players"]
     exposed = [i for i, p in enumerate(players) if p["exposed"]]
+    pending = obs.get("pending") or {}
     if obs["over"]:
         if obs["match_over"]:
             return f"{_who(obs['match_winner'], names, me)} won the match. n: rematch · ctrl+q: quit"
         return f"{_who(obs['winner'], names, me)} won the round (+{obs['points']}). n: next round"
+    if me is not None and players[me].get("out"):
+        return "You are knocked out of this round (Mercy): the others play on."
     if me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"
     if exposed and "catch" in legal:
         return f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
     if obs["current"] != me:
-        return f"{names[obs['current']]} is playing…"
+        if "play" in legal:
+            return "Jump in! You hold the very card on top: enter plays it out of turn."
+        who = names[obs["current"]]
+        if obs["phase"] == "stack":
+            return f"{who} must answer +{pending.get('total', 0)}: stack a draw card or take them…"
+        if obs["phase"] == "choose":
+            return f"{who} names a colour for the Color Roulette…"
+        return f"{who} is playing…"
     if obs["phase"] == "challenge":
-        by = (obs.get("pending") or {}).get("by")
+        by = pending.get("by")
         who = names[by] if by is not None else "Someone"
         return f"{who} played a Wild Draw Four on you: c challenges it, d draws the 4 cards."
+    if obs["phase"] == "stack":
+        total = pending.get("total", 0)
+        answer = "enter stacks the chosen draw card" if "play" in legal else "you hold no card to stack"
+        extra = " · c challenges" if "challenge" in legal else ""
+        return f"+{total} is coming to you! {answer}{extra} · d takes all {total}."
+    if obs["phase"] == "choose":
+        return "Color Roulette on you: name a colour (enter opens the picker); cards turn up until it shows."
     if obs["phase"] == "drawn":
+        if "pass" not in legal:
+            return "You drew a playable card and must play it (force play): enter."
         return "You drew a playable card: enter plays it, p keeps it."
     hint = "←/→ choose · enter play · d draw"
     if "uno" in legal:
@@ -77,6 +128,32 @@ def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     if "pass" in legal and "draw" not in legal:
         hint = "Nothing left to draw: play a card or p to pass."
     return f"Your turn. {hint}"
+
+
+def trick_status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
+    """The status line of a Wild Rawz table."""
+    me = obs["me"]
+    legal = {a["kind"] for a in obs.get("legal", ())}
+    if obs["over"]:
+        if obs["match_over"]:
+            winners = obs.get("match_winners") or []
+            who = " and ".join(_who(p, names, me) for p in winners) or "Nobody"
+            verb = "share" if len(winners) > 1 else ("win" if winners == [me] else "wins")
+            return f"{who} {verb} the match. n: rematch · ctrl+q: quit"
+        return f"Round {obs['round'] + 1} of {obs['rounds_in_match']} is over. n: next round"
+    if obs["current"] != me:
+        verb = "drafting" if obs["phase"] == "draft" else "playing"
+        return f"{names[obs['current']]} is {verb}…"
+    if obs["phase"] == "draft":
+        return "Your draft: ←/→ choose a face-up card · enter takes it (the last one left is the trump)."
+    if not obs.get("trick"):
+        return "Your lead: ←/→ choose · enter play any card."
+    lead = obs.get("lead_color")
+    follow = f"Follow {lead} if you can" if lead else "Your turn"
+    hint = f"{follow}: ←/→ choose · enter play"
+    if "leave" in legal:
+        hint += " · v leave the trick with the chosen card"
+    return hint + "."
 
 
 def _who(p: int | None, names: Sequence[str], me: int) -> str:

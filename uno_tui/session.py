@@ -60,6 +60,9 @@ class TableConfig:
     seed: int | str | None = None
     name: str = "You"
     options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] | None = None
+    """A scripted first position (``core.new_game``'s ``setup``: hands, discard, current, ...);
+    the next rounds and rematches are dealt as usual. For tests, screenshots and tutorials."""
 
 
 class LocalSession:
@@ -80,7 +83,8 @@ class LocalSession:
         cfg = self.config
         # A rematch gets its own deck order, still reproducible from the seed.
         seed = cfg.seed if self._match == 0 or cfg.seed is None else f"{cfg.seed}:match{self._match}"
-        self.game = core.new_game(cfg.variant, self.names, seed=seed, options=cfg.options)
+        setup = cfg.setup if self._match == 0 else None
+        self.game = core.new_game(cfg.variant, self.names, seed=seed, options=cfg.options, setup=setup)
         # A seeded table replays exactly, bots' choices included; an unseeded one does not.
         self.bots = {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}")
                      for p in range(len(self.names)) if p != self.me}

@@ -1,3 +1,3 @@
 """The variants; importing this package registers each of them."""
 
-from . import classic, nomercy, wildrawz  # noqa: F401
+from . import classic, diez, extended, nomercy, wildrawz  # noqa: F401

@@ -167,6 +167,8 @@ class ClassicGame(Game):
             return acts
         if phase == "stack":
             acts = self._plays(p, hand, on_stack=True)
+            if acts and len(hand) == 2 and not self.declared[p]:
+                acts.append(UNO)  # call before stacking your second-to-last card, as in "play"
             if self.pending.get("challengeable"):
                 acts.append(CHALLENGE)
             acts.append(DRAW)
@@ -208,6 +210,8 @@ class ClassicGame(Game):
                 return "you do not hold that card"
             if self.phase == "drawn" and card.id != self.drawn:
                 return "after drawing you may play only the card you drew, or keep it"
+            if not self.is_playable(card):
+                return f"{card} does not match {self.top} (colour in play: {self.color})"
             if self.names_color(card) and action.color not in COLORS:
                 return f"name a colour for the {card.name}: red, yellow, green or blue"
             if not self.names_color(card) and action.color is not None:
@@ -246,6 +250,9 @@ class ClassicGame(Game):
         if kind == "play":
             if p != self.current:
                 events.append(Event("jump_in", player=p))
+                if len(self.hands[self.current]) != 1:
+                    # The interrupted player's UNO call announced a play they no longer make.
+                    self.declared[self.current] = False
             self._play(p, self.cards[action.card], action, events)
         elif kind == "draw" and self.phase in ("challenge", "stack"):
             self._take_penalty(p, events)
@@ -280,7 +287,7 @@ class ClassicGame(Game):
             if c is None:
                 break
             got.append(c)
-            if self.is_playable(c) or not self.draws_until_playable:
+            if not self.draws_until_playable or self._may_play_drawn(p, c):
                 break
         self._give(p, got, "turn", events)
         if self.phase == "over" or self.out[p]:
@@ -293,6 +300,13 @@ class ClassicGame(Game):
             if not got:
                 events.append(Event("empty", player=p))
             self._end_turn(p)
+
+    def _may_play_drawn(self, p: int, card: Card) -> bool:
+        """Whether ``card``, just drawn by ``p`` (not yet in the hand), may be played: it matches,
+        and with ``no_bluff`` a Wild Draw Four must be honest (draw-until-playable goes past it)."""
+        if not self.is_playable(card):
+            return False
+        return self.challenges or card.rank not in self.CHALLENGEABLE or not self._is_bluff(p, card)
 
     def _play(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
         on_stack = self.phase == "stack"
@@ -320,7 +334,8 @@ class ClassicGame(Game):
         if value:
             total = value + (self.pending["total"] if on_stack and self.pending else 0)
             self._draw(self._penalty_victim(p, card), total, "last", events)
-        self._end_round(p, events)
+        if self.phase != "over":  # that draw may have knocked out the last opponent (Mercy)
+            self._end_round(p, events)
 
     def _penalty_victim(self, p: int, card: Card) -> int:
         return self._next(p)

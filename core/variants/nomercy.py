@@ -186,5 +186,6 @@ class NoMercyGame(ClassicGame):
         super()._going_out(p, card, on_stack, events)
 
     EFFECTS: dict[str, Callable[..., None]] = {
-        **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card,
+        # 7 and 0 too: the dict holds functions, so classic's entries would bypass the overrides above.
+        **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card, "7": _seven, "0": _zero,
     }

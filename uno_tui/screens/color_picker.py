@@ -44,16 +44,17 @@ class ColorPicker(ModalScreen[str | None]):
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, card_name: str, hand: Sequence[dict[str, Any]] = ()) -> None:
+    def __init__(self, card_name: str, hand: Sequence[dict[str, Any]] = (), *, title: str | None = None) -> None:
         super().__init__()
         self.card_name = card_name
+        self.title_text = title or f"Name a colour for your {card_name}"
         # How many of each colour you hold: the usual reason to name one.
         self.held = {c: sum(1 for card in hand if card["color"] == c) for c in COLORS}
         self.set_reactive(ColorPicker.index, COLORS.index(max(COLORS, key=lambda c: self.held[c])))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            yield Static(f"Name a colour for your {self.card_name}", id="picker-title")
+            yield Static(self.title_text, id="picker-title")
             with Horizontal(id="swatches"):
                 for color in COLORS:
                     yield Swatch(color, self.held[color])

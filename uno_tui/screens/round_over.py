@@ -40,7 +40,9 @@ class HandsTable(CardPainter):
         for p in order:
             name = "You" if p == obs["me"] else self.names[p]
             hand = sorted(obs["hands"][p], key=sort_key)
-            if hand:
+            if obs["players"][p].get("out"):
+                cards = Text("knocked out (Mercy)", dim)
+            elif hand:
                 cards = Text(" ").join(inline_card(c, palette) for c in hand)
             else:
                 cards = Text("out! ", self.get_component_rich_style("hands--winner"))
@@ -77,6 +79,11 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
                          f"{obs['points']} points.", id="round-headline")
             with VerticalScroll(id="round-hands"):
                 yield HandsTable(obs, self.names)
+            out = [p for p, seat in enumerate(obs["players"]) if seat.get("out")]
+            if out:
+                who = ", ".join(self._who(p) for p in out)
+                yield Static(f"Knocked out by the Mercy rule: {who} "
+                             f"({obs.get('bonus', 0)} of the points are for them).", id="round-knockouts")
             if obs["match_over"]:
                 champ = obs["match_winner"]
                 yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "

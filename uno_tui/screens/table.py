@@ -25,10 +25,11 @@ from core import Action, Event, IllegalAction
 from ..narration import humanize_error
 from ..session import Session
 from ..widgets import DiscardTrail, GameLog, HandView, MatchBar, PileView, PlayersView, StatusLine
-from ..widgets.cards import BIG_LABELS, card_text
+from ..widgets.cards import card_name
 from .color_picker import ColorPicker
 from .help import HelpScreen
 from .round_over import RoundOverChoice, RoundOverScreen
+from .target_picker import TargetPicker
 
 MIN_TIMER = 0.005
 """Fast mode still goes through a timer (a zero interval is not allowed), so keys stay responsive."""
@@ -66,6 +67,7 @@ class TableScreen(Screen[None]):
         self._round_over_timer: Timer | None = None
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
         self._too_small = False
+        self._prompted = -1  # the version at which a Color Roulette picker last opened by itself
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -86,13 +88,16 @@ class TableScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one("#pile").border_title = "Table"
-        self.query_one("#log").border_title = "Log"
+        self._set_titles()
         self.query_one(GameLog).can_focus = False  # the arrow keys choose cards, they do not scroll the log
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
         # The log writes once it knows its width, so the deal is told after the first layout.
         self.call_after_refresh(self._tell_deal)
+
+    def _set_titles(self) -> None:
+        self.query_one("#pile").border_title = "Table"
+        self.query_one("#log").border_title = "Log"
 
     def _tell_deal(self) -> None:
         log = self.query_one(GameLog)
@@ -100,6 +105,7 @@ class TableScreen(Screen[None]):
         log.add_heading(f"Round {self.obs['round'] + 1}")
         log.add_events(self.session.opening_events(), self.session.names, self.session.me)
         self._schedule_bots()  # in case a bot begins (a Reverse or Skip turned up first)
+        self._prompt_if_asked()  # a scripted position may start with a question to you
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -123,7 +129,15 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys that act on a table you cannot see are switched off (ctrl+q is the app's).
-        return not self._too_small
+        if self._too_small:
+            return False
+        if action == "intent" and parameters == ("challenge",) and not self._challenges():
+            return False  # no Wild Draw Four can be challenged at this table: no key for it
+        return True
+
+    def _challenges(self) -> bool:
+        obs = self.obs or self.session.observation()
+        return obs["variant"] == "classic" and not (obs.get("options") or {}).get("no_bluff")
 
     # -- showing the game -----------------------------------------------------------
     def _refresh(self) -> None:
@@ -137,8 +151,10 @@ class TableScreen(Screen[None]):
     def _after(self, events: list[Event]) -> None:
         """Log what happened, redraw, and let the game go on."""
         self.query_one(GameLog).add_events(events, self.session.names, self.session.me)
+        self._mark_drawn(events)
         self._refresh()
         assert self.obs is not None
+        self.call_after_refresh(self._prompt_if_asked)
         if self.obs["over"]:
             self._stop_bots()
             self._round_over_pending = True
@@ -147,6 +163,37 @@ class TableScreen(Screen[None]):
                 self._round_over_timer = self.set_timer(delay, self._show_round_over)
         else:
             self._schedule_bots()
+
+    def _mark_drawn(self, events: list[Event]) -> None:
+        """Mark the cards you just drew (the events name them to you) as new in your hand."""
+        me = self.session.me
+        drawn = {c.id for e in events if e.kind == "draw" and e.player == me and e.reason != "deal"
+                 for c in e.cards}
+        if drawn:
+            hand = self.query_one("#hand", HandView)
+            hand.fresh = hand.fresh | drawn
+
+    def _prompt_if_asked(self) -> None:
+        """Open the colour picker by itself when a Color Roulette makes you name a colour."""
+        obs = self.obs
+        if obs is None or self.app.screen is not self or self._prompted == obs["version"]:
+            return
+        if obs["phase"] == "choose" and obs["current"] == obs["me"] and self._legal("choose"):
+            self._prompted = obs["version"]
+            self._ask_roulette()
+
+    def _ask_roulette(self) -> None:
+        assert self.obs is not None
+        by = (self.obs.get("pending") or {}).get("by")
+        who = self.session.names[by] if by is not None else "Someone"
+
+        def named(color: str | None) -> None:
+            if color is not None:
+                self._send(Action("choose", color=color))
+
+        self.app.push_screen(ColorPicker("Color Roulette", self.obs.get("hand", ()),
+                                         title=f"{who}'s Color Roulette: name a colour; "
+                                               "cards turn up for you until it shows"), named)
 
     # -- bots -----------------------------------------------------------------------
     def _schedule_bots(self) -> None:
@@ -185,6 +232,7 @@ class TableScreen(Screen[None]):
         except IllegalAction as e:
             self._explain(str(e))
             return False
+        self.query_one("#hand", HandView).fresh = frozenset()  # you acted: your new cards are seen
         self._after(events)
         return True
 
@@ -200,20 +248,44 @@ class TableScreen(Screen[None]):
         self.query_one(HandView).move(step)
 
     def action_play(self) -> None:
-        card = self.query_one(HandView).selected_card
+        assert self.obs is not None
+        if self.obs["phase"] == "choose" and self._legal("choose"):
+            self._ask_roulette()  # the picker was closed: enter opens it again
+            return
+        hand = self.query_one(HandView)
+        card = hand.selected_card
         if card is None:
             self._explain("you have no card to play")
             return
+        plays = self._legal("play")
+        if self.obs["current"] != self.obs["me"] and plays and all(a.card != card["id"] for a in plays):
+            # A jump-in is on offer: enter plays the card that can jump in.
+            card = next(c for c in hand.cards if c["id"] == plays[0].card)
         self._play(card)
 
     def _play(self, card: dict[str, Any]) -> None:
+        assert self.obs is not None
         plays = [a for a in self._legal("play") if a.card == card["id"]]
+        if plays and self.obs["current"] != self.obs["me"]:
+            self.notify("Jump in!", timeout=2)
+        targets = [a.target for a in plays if a.target is not None]
         if not plays:
             self._send(Action("play", card["id"]))  # not legal: the engine says why
+        elif targets:
+            names = self.session.names
+            cards = [p["cards"] for p in self.obs["players"]]
+
+            def chosen(seat: int | None) -> None:
+                if seat is not None:
+                    self._send(Action("play", card["id"], None, seat))
+
+            self.app.push_screen(TargetPicker(f"Your {card_name(card)}: swap hands with whom?", targets,
+                                              ["You" if i == self.obs["me"] else n for i, n in enumerate(names)],
+                                              cards, hand=len(self.obs.get("hand", ()))), chosen)
         elif all(a.color is None for a in plays):
             self._send(plays[0])
         else:
-            name = BIG_LABELS.get(card["rank"], card_text(card)).title().replace("+4", "Draw Four")
+            name = card_name(card)
             assert self.obs is not None
 
             def named(color: str | None) -> None:
@@ -254,7 +326,8 @@ class TableScreen(Screen[None]):
         self._after(events)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        assert self.obs is not None
+        self.app.push_screen(HelpScreen(self.obs["variant"], self.obs.get("options") or {}))
 
     # -- between rounds -----------------------------------------------------------------
     def _show_round_over(self) -> None:
@@ -262,7 +335,11 @@ class TableScreen(Screen[None]):
         assert self.obs is not None
         if self.obs["over"] and self._round_over_pending and self.is_active:
             self._round_over_pending = False
-            self.app.push_screen(RoundOverScreen(self.obs, self.session.names), self._round_over_chosen)
+            self.app.push_screen(self._round_over_screen(), self._round_over_chosen)
+
+    def _round_over_screen(self) -> RoundOverScreen:
+        assert self.obs is not None
+        return RoundOverScreen(self.obs, self.session.names)
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
         if choice in ("next", "rematch"):
@@ -272,6 +349,7 @@ class TableScreen(Screen[None]):
 
     def _deal(self, how: RoundOverChoice) -> None:
         self._round_over_pending = False
+        self.query_one("#hand", HandView).fresh = frozenset()
         events = self.session.rematch() if how == "rematch" else self.session.next_round()
         log = self.query_one(GameLog)
         obs = self.session.observation()

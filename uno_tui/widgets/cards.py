@@ -14,14 +14,23 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from core import COLORS, notation
+from core import COLORS, Card as CoreCard, notation
 
 Card = Mapping[str, Any]
 
 SUITS: tuple[str, ...] = (*COLORS, "wild")
 
 # Words for the big face; notation stays in the corners.
-BIG_LABELS = {"S": "SKIP", "R": "REVERSE", "+2": "DRAW 2", "W": "WILD", "W+4": "WILD +4"}
+BIG_LABELS = {
+    "S": "SKIP", "R": "REVERSE", "+2": "DRAW 2", "W": "WILD", "W+4": "WILD +4",
+    # No Mercy
+    "+4": "DRAW 4", "SA": "SKIP ALL", "DA": "DISCARD ALL", "WR+4": "REVERSE +4",
+    "W+6": "WILD +6", "W+10": "WILD +10", "WCR": "ROULETTE",
+}
+
+RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), "S", "SA", "R", "+2", "+4", "DA",
+                               "W", "W+4", "WR+4", "W+6", "W+10", "WCR")
+"""Hand order within a colour: numbers, then actions, then wilds (every variant's ranks)."""
 
 CHIP_WIDTH = 6
 CHIP_HEIGHT = 3
@@ -36,10 +45,14 @@ def card_text(card: Card) -> str:
     return notation(card["color"], card["rank"])
 
 
+def card_name(card: Card) -> str:
+    """The card in words: "red 7", "green Skip Everyone", "Wild Draw Six"."""
+    return CoreCard.from_dict(dict(card)).name
+
+
 def sort_key(card: Card) -> tuple[int, int, int]:
     """Hand order for display: by colour, then rank (numbers, actions, wilds)."""
-    ranks = [str(n) for n in range(10)] + ["S", "R", "+2", "W", "W+4"]
-    rank = ranks.index(card["rank"]) if card["rank"] in ranks else len(ranks)
+    rank = RANK_ORDER.index(card["rank"]) if card["rank"] in RANK_ORDER else len(RANK_ORDER)
     return (SUITS.index(suit(card)), rank, card["id"])
 
 

@@ -26,10 +26,18 @@ class HandView(CardPainter):
     by card id, so it stays on the same card as the hand changes.
     """
 
-    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"hand--marker", "hand--empty"}
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"hand--marker", "hand--empty", "hand--fresh"}
+
+    CARDS_KEY = "hand"
+    """The observation key of the cards shown."""
+    ACTION = "play"
+    """The kind of the legal actions that make a card playable (filled, with a dot)."""
+    EMPTY = "No cards in hand."
 
     obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
     selected: reactive[int] = reactive(0)
+    fresh: reactive[frozenset[int]] = reactive(frozenset())
+    """Ids of cards just drawn: marked "new" until you act again."""
 
     class PlayRequested(Message):
         """The human clicked the already selected card: play it."""
@@ -52,18 +60,21 @@ class HandView(CardPainter):
     def playable_ids(self) -> set[int]:
         if self.obs is None:
             return set()
-        return {a["card"] for a in self.obs.get("legal", ()) if a["kind"] == "play"}
+        return {a["card"] for a in self.obs.get("legal", ()) if a["kind"] == self.ACTION}
+
+    def _my_turn(self, obs: dict[str, Any] | None) -> bool:
+        return bool(obs) and obs["current"] == obs["me"] and not obs["over"]
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        self.cards = sorted(obs.get("hand", ()), key=sort_key) if obs else []
+        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=sort_key) if obs else []
         ids = [c["id"] for c in self.cards]
         playable = self.playable_ids()
-        my_turn = bool(obs) and obs["current"] == obs["me"] and not obs["over"]
+        my_turn = self._my_turn(obs)
         want = self._selected_id
-        if obs and obs.get("drawn") is not None:
+        if obs and obs.get("drawn") is not None and self.CARDS_KEY == "hand":
             want = obs["drawn"]  # the card just drawn is the one you may play
-        elif my_turn and not self._was_my_turn and want not in playable and playable:
-            # A new turn: start on a card that can be played.
+        elif playable and want not in playable and (my_turn and not self._was_my_turn or not my_turn):
+            # A new turn (or a chance to jump in): start on a card that can be played.
             want = next(c["id"] for c in self.cards if c["id"] in playable)
         self._was_my_turn = my_turn
         if want in ids:
@@ -72,6 +83,9 @@ class HandView(CardPainter):
             index = min(self.selected, len(ids) - 1) if ids else 0
         self.selected = max(0, index)
         self._selected_id = ids[self.selected] if ids else None
+        self.refresh()
+
+    def watch_fresh(self, fresh: frozenset[int]) -> None:
         self.refresh()
 
     def validate_selected(self, value: int) -> int:
@@ -105,13 +119,14 @@ class HandView(CardPainter):
 
     def render(self) -> Group | Text:
         if not self.cards:
-            return Text("No cards in hand.", self.get_component_rich_style("hand--empty"))
+            return Text(self.EMPTY, self.get_component_rich_style("hand--empty"))
         palette = self.palette()
         marker = self.get_component_rich_style("hand--marker")
+        fresh_style = self.get_component_rich_style("hand--fresh")
         playable = self.playable_ids()
         obs = self.obs or {}
         # Outlines mark unplayable cards only on your turn; otherwise all look alike.
-        my_turn = obs.get("current") == obs.get("me") and not obs.get("over")
+        my_turn = self._my_turn(obs)
         cols = self._columns(self.content_size.width or 80)
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
@@ -122,13 +137,16 @@ class HandView(CardPainter):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()
             for i, c in enumerate(row):
+                style = marker
                 if start + i == self.selected:
                     mark = " ▲▲▲▲ "
+                elif c["id"] in self.fresh:
+                    mark, style = ("•new• " if c["id"] in playable else " new  "), fresh_style
                 elif c["id"] in playable:
                     mark = "  ••  "
                 else:
                     mark = " " * CHIP_WIDTH
-                marks.append(mark + " " * GAP, marker)
+                marks.append(mark + " " * GAP, style)
             lines.append(marks)
         return Group(*lines)
 
@@ -142,7 +160,7 @@ class HandView(CardPainter):
         index = (offset.y // ROW_HEIGHT) * cols + col
         if col >= cols or index >= len(self.cards):
             return
-        if index == self.selected:
+        if index == self.selected:  # a second click plays it
             self.post_message(self.PlayRequested(self.cards[index]["id"]))
         else:
             self.selected = index

@@ -13,7 +13,7 @@ from .cards import CardPainter, big_card, card_back, inline_card
 
 BACK_WIDTH = 10
 TOP_WIDTH = 13
-INFO_WIDTH = 17  # "counter-clockwise"
+INFO_WIDTH = 17  # "Direction ↺", "↺ anticlockwise", "+10 → Cleo!"
 FULL_WIDTH = BACK_WIDTH + 1 + TOP_WIDTH + 2 + INFO_WIDTH
 
 
@@ -60,22 +60,28 @@ class PileView(CardPainter):
         if color:
             swatch.append("    ", palette[color])
             swatch.append(f" {color.upper()}", Style(color=palette[color].bgcolor, bold=True))
-        arrow, words = ("↻", "clockwise") if obs["direction"] == 1 else ("↺", "counter-clockwise")
-        direction = Text("Direction ", label)
-        direction.append(arrow, Style(bold=True))
+        # One line (it fits the column at any width): the arrow, then the word.
+        arrow, words = ("↻", "clockwise") if obs["direction"] == 1 else ("↺", "anticlockwise")
+        direction = Text(arrow, Style(bold=True))
+        direction.append(f" {words}")
         lines = [
             Text("Colour in play", label),
             swatch,
             Text(""),
+            Text("Direction", label),
             direction,
-            Text(words),
             Text(""),
             Text(f"Discards: {len(obs['discard'])}", label),
         ]
         pending = obs.get("pending") or {}
-        if obs["phase"] == "challenge" and pending.get("victim") is not None:
-            victim = "you" if pending["victim"] == obs["me"] else self.names[pending["victim"]]
-            lines[5] = Text(f"+4 on {victim}!", alert)
+        victim = pending.get("victim")
+        who = "you" if victim == obs["me"] else self.names[victim] if victim is not None else ""
+        if obs["phase"] == "challenge" and victim is not None:
+            lines[5] = Text(f"+4 on {who}!", alert)
+        elif obs["phase"] == "stack" and victim is not None:
+            lines[5] = Text(f"Stack +{pending.get('total', 0)} → {who}", alert)
+        elif obs["phase"] == "choose" and victim is not None:
+            lines[5] = Text(f"Roulette → {who}", alert)
         return lines
 
 

@@ -36,7 +36,7 @@ class PlayersView(Widget):
         if obs["direction"] == 1:
             self.border_title = "Players ↓ ↻ clockwise"
         else:
-            self.border_title = "Players ↑ ↺ counter-clockwise"
+            self.border_title = "Players ↑ ↺ anticlockwise"
 
     def render(self) -> Table | Text:
         obs = self.obs
@@ -47,6 +47,7 @@ class PlayersView(Widget):
             full = self.get_component_rich_style(name)
             return Style(color=full.color, bold=full.bold)
         can_catch = any(a["kind"] == "catch" for a in obs.get("legal", ()))
+        pending = obs.get("pending") or {}
         wide = self.content_size.width >= 44
         roomy = self.content_size.width >= 30
         table = Table.grid(expand=True, padding=(0, 1))
@@ -65,7 +66,16 @@ class PlayersView(Widget):
             if wide and not mine:
                 name.append(f" ({self.labels[seat]})", style("players--dim"))
             backs = "▮" * min(p["cards"], MAX_BACKS) + ("+" if p["cards"] > MAX_BACKS else "")
-            if p["exposed"]:
+            out = p.get("out", False)
+            if out:
+                backs = ""
+                name.stylize(Style(strike=True, dim=True))
+                badge = Text("OUT", self.get_component_rich_style("players--exposed"))
+            elif obs["phase"] in ("stack", "challenge", "choose") and seat == pending.get("victim") \
+                    and not obs["over"]:
+                what = "roulette" if obs["phase"] == "choose" else f"+{pending.get('total', 0)}?"
+                badge = Text(what, self.get_component_rich_style("players--exposed"))
+            elif p["exposed"]:
                 badge = Text("no UNO! x" if can_catch else "no UNO!", self.get_component_rich_style("players--exposed"))
             elif p["uno"]:
                 badge = Text("UNO!", style("players--uno"))
@@ -78,7 +88,7 @@ class PlayersView(Widget):
             table.add_row(
                 "▶" if current else " ",
                 name,
-                str(p["cards"]),
+                "–" if out else str(p["cards"]),
                 Text(backs if wide else "", style("players--backs")),
                 badge,
                 f"{p['score']} pts" if roomy else str(p["score"]),

@@ -8,13 +8,13 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..narration import status_line
+from ..narration import rules_summary, status_line, variant_title
 
 
 class MatchBar(Widget):
     """Variant, round, target score and the human's total."""
 
-    COMPONENT_CLASSES = {"matchbar--brand", "matchbar--score"}
+    COMPONENT_CLASSES = {"matchbar--brand", "matchbar--score", "matchbar--rules"}
 
     obs: reactive[dict[str, Any] | None] = reactive(None)
 
@@ -24,8 +24,18 @@ class MatchBar(Widget):
         text.append(" UNO ", self.get_component_rich_style("matchbar--brand"))
         if obs is None:
             return text
-        text.append(f" {obs['variant']} · round {obs['round'] + 1} · first to {obs['target_score']} points")
-        mine = f"You: {obs['scores'][obs['me']]} pts "
+        if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz)
+            text.append(f" {variant_title(obs['variant'])} · round {obs['round'] + 1} of {obs['rounds_in_match']}")
+        else:
+            text.append(f" {variant_title(obs['variant'])} · round {obs['round'] + 1}"
+                        f" · first to {obs['target_score']} points")
+        mine = "watching " if obs["me"] is None else f"You: {obs['scores'][obs['me']]} pts "  # None: a spectator
+        rules = rules_summary(obs["variant"], obs.get("options") or {})
+        room = self.content_size.width - text.cell_len - len(mine) - 4
+        if rules and room > 10:
+            if len(rules) > room:
+                rules = rules[: room - 1] + "…"
+            text.append(f" · {rules}", self.get_component_rich_style("matchbar--rules"))
         gap = self.content_size.width - text.cell_len - len(mine)
         text.append(" " * max(1, gap))
         text.append(mine, self.get_component_rich_style("matchbar--score"))
@@ -45,7 +55,9 @@ class StatusLine(Widget):
         if obs is None:
             return
         exposed = any(p["exposed"] for p in obs["players"])
-        self.set_class(exposed or obs["phase"] == "challenge" and obs["current"] == obs["me"], "-alert")
+        on_me = obs["current"] == obs["me"] and obs["phase"] in ("challenge", "stack", "choose")
+        jump = obs["current"] != obs["me"] and any(a["kind"] == "play" for a in obs.get("legal", ()))
+        self.set_class(exposed or on_me or jump, "-alert")
         self.set_class(obs["current"] == obs["me"] and not obs["over"], "-your-turn")
 
     def render(self) -> Text:

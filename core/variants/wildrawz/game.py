@@ -145,6 +145,8 @@ class WildRawzGame(Game):
             p, t = setup["leaver"]
             self.leaver = (int(p), take(t))
         self.left = [[take(t) for t in cards] for cards in setup.get("left", [[] for _ in range(n)])]
+        if self.leaver is not None:  # a leaving card lies by its marker, as after a real leave
+            self.left[self.leaver[0]].append(self.leaver[1])
         self.won = [int(w) for w in setup.get("won", [0] * n)]
         if "scores" in setup:
             self.scores = [int(s) for s in setup["scores"]]
@@ -303,7 +305,7 @@ class WildRawzGame(Game):
         self.last_points = best
         for p, r in enumerate(rows):
             events.append(Event("round_over", player=p, points=r["total"],
-                                reason="bonus" if r["bonus"] else None))
+                                reason="bonus" if r["bonus"] else "score"))
         if self.match_over:
             w = self.match_winner
             events.append(Event("match_over", player=w, points=self.scores[w] if w is not None else None))

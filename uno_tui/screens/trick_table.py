@@ -1,0 +1,115 @@
+"""The Wild Rawz table: a trick-taking layout on the same machinery as the UNO table.
+
+Seats with tricks, targets and leaving cards at the top left; the trump and
+the trick (or, during the draft, the face-up row) at the top right; your
+hand sorted by colour below; the log; the status line. The keys are the
+table's habits: ←/→ choose, enter takes or plays, ``v`` leaves the trick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Static
+
+from core import Action
+
+from ..widgets import GameLog, HandView, MatchBar, StatusLine
+from ..widgets.trick import RowView, SeatsView, TrickView
+from .table import TableScreen
+from .trick_round_over import TrickRoundOverScreen
+
+
+class TrickHandView(HandView):
+    """Your hand; during the draft no card is played, so none is drawn as unplayable."""
+
+    def _my_turn(self, obs: dict[str, Any] | None) -> bool:
+        return super()._my_turn(obs) and bool(obs) and obs["phase"] != "draft"
+
+
+class TrickTableScreen(TableScreen, inherit_bindings=False):
+    BINDINGS = [
+        Binding("left,h", "select(-1)", "pick", key_display="←→"),
+        Binding("right,l", "select(1)", "pick", show=False),
+        Binding("enter,space", "play", "play/take", key_display="⏎"),
+        Binding("v", "leave", "leave trick"),
+        Binding("n", "next_round", "next"),
+        Binding("question_mark", "help", "help", key_display="?"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        names, labels = self.session.names, self.session.labels
+        with Vertical(id="table"):
+            yield MatchBar(id="matchbar").data_bind(TableScreen.obs)
+            with Horizontal(id="body"):
+                with Vertical(id="main"):
+                    with Horizontal(id="top"):
+                        yield SeatsView(names, labels, id="seats").data_bind(TableScreen.obs)
+                        with Vertical(id="trick-panel"):
+                            yield RowView(id="row").data_bind(TableScreen.obs)
+                            yield TrickView(names, id="trick").data_bind(TableScreen.obs)
+                    with Vertical(id="hand-panel"):
+                        yield TrickHandView(id="hand").data_bind(TableScreen.obs)
+                yield GameLog(id="log")
+            yield StatusLine(names, id="status").data_bind(TableScreen.obs)
+        yield Static(id="too-small")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def _set_titles(self) -> None:
+        self.query_one("#seats").border_title = "Players"
+        self.query_one("#log").border_title = "Log"
+        self.query_one(GameLog).variant = "wildrawz"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not self._too_small
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        obs = self.obs
+        assert obs is not None
+        drafting = obs["phase"] == "draft"
+        self.query_one(RowView).display = drafting
+        self.query_one(TrickView).display = not drafting
+        panel = self.query_one("#trick-panel")
+        if drafting:
+            panel.border_title = f"Trump draft · {len(obs['row'])} face up"
+        else:
+            panel.border_title = f"Trick {sum(obs['won']) + 1}" if not obs["over"] else "Tricks done"
+        score = obs["scores"][obs["me"]]
+        me = obs["me"]
+        self.query_one("#hand-panel").border_title = (
+            f"Your hand · {len(obs.get('hand', ()))} cards · target {obs['targets'][me]} · "
+            f"won {obs['won'][me]} · {score} pts"
+        )
+
+    # -- intents ----------------------------------------------------------------
+    def action_select(self, step: int) -> None:
+        assert self.obs is not None
+        view = self.query_one(RowView) if self.obs["phase"] == "draft" else self.query_one("#hand", HandView)
+        view.move(step)
+
+    def action_play(self) -> None:
+        assert self.obs is not None
+        if self.obs["phase"] == "draft":
+            card = self.query_one(RowView).selected_card
+            if card is None:
+                self._explain("there is no face-up card left to take")
+                return
+            self._send(Action("take", card["id"]))
+            return
+        card = self.query_one("#hand", HandView).selected_card
+        if card is None:
+            self._explain("you have no card to play")
+            return
+        self._send(Action("play", card["id"]))  # not legal: the engine says why
+
+    def action_leave(self) -> None:
+        card = self.query_one("#hand", HandView).selected_card
+        self._send(Action("leave", card["id"] if card else None))  # when not legal, the engine says why
+
+    def _round_over_screen(self) -> TrickRoundOverScreen:  # type: ignore[override]
+        assert self.obs is not None
+        return TrickRoundOverScreen(self.obs, self.session.names)
