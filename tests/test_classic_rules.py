@@ -11,60 +11,15 @@ import msgpack
 import pytest
 
 import core
-from core import Action, IllegalAction
+from core import Action
+import support
+from support import assert_conserved, assert_illegal, cid, hand, notes, play
 
 # -- helpers ------------------------------------------------------------------------
 
 
-def make(n, hands, discard, draw=(), *, seed=0, options=None, **extra):
-    setup = {"hands": hands, "discard": discard, "draw": list(draw), **extra}
-    return core.new_game("classic", n, seed=seed, options=options, setup=setup)
-
-
-def notes(cards) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def hand(g, p) -> list[str]:
-    return notes(g.hand(p))
-
-
-def cid(g, p, text) -> int:
-    """The id of the first card ``text`` in p's hand."""
-    for c in g.hand(p):
-        if str(c) == text:
-            return c.id
-    raise AssertionError(f"player {p} holds no {text}: {hand(g, p)}")
-
-
-def play(g, p, text, color=None):
-    return g.apply(p, Action("play", cid(g, p, text), color))
-
-
-def all_ids(g) -> list[int]:
-    d = g.to_dict()
-    return [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"]
-
-
-def assert_conserved(g):
-    assert sorted(all_ids(g)) == list(range(108))
-    assert sum(len(g.hand(p)) for p in range(g.num_players)) + g.draw_count + len(g.discard) == 108
-
-
-def assert_illegal(g, p, action, *words):
-    """``action`` raises IllegalAction with a message containing ``words``; nothing changes."""
-    before = g.to_dict()
-    obs_before = [g.observation(q) for q in range(g.num_players)]
-    with pytest.raises(IllegalAction) as ei:
-        g.apply(p, action)
-    msg = str(ei.value)
-    assert isinstance(ei.value, ValueError)
-    assert len(msg) > 10, msg
-    for w in words:
-        assert w.lower() in msg.lower(), f"{w!r} not in message {msg!r}"
-    assert g.to_dict() == before
-    assert [g.observation(q) for q in range(g.num_players)] == obs_before
-    return msg
+def make(n, hands, discard, draw=(), **kw):
+    return support.make("classic", n, hands, discard, draw, **kw)
 
 
 def plays(g, p) -> set:

@@ -16,34 +16,16 @@ import pytest
 
 import core
 from core import Action, IllegalAction
+import support
+from support import assert_conserved, assert_illegal, cid, hand, notes, play
 
 DECK_SIZE = 168
 
 # -- helpers ------------------------------------------------------------------------
 
 
-def make(n, hands, discard, draw=(), *, seed=0, options=None, **extra):
-    setup = {"hands": hands, "discard": discard, "draw": list(draw), **extra}
-    return core.new_game("nomercy", n, seed=seed, options=options, setup=setup)
-
-
-def notes(cards) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def hand(g, p) -> list[str]:
-    return notes(g.hand(p))
-
-
-def cid(g, p, text) -> int:
-    for c in g.hand(p):
-        if str(c) == text:
-            return c.id
-    raise AssertionError(f"player {p} holds no {text}: {hand(g, p)}")
-
-
-def play(g, p, text, color=None, target=None):
-    return g.apply(p, Action("play", cid(g, p, text), color, target))
+def make(n, hands, discard, draw=(), **kw):
+    return support.make("nomercy", n, hands, discard, draw, **kw)
 
 
 def nums(letters: str, k: int) -> list[str]:
@@ -51,31 +33,6 @@ def nums(letters: str, k: int) -> list[str]:
     out = [f"{letter}{d}" for letter in letters for d in range(10) for _ in range(2)]
     assert k <= len(out)
     return out[:k]
-
-
-def all_ids(g) -> list[int]:
-    d = g.to_dict()
-    return [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
-
-
-def assert_conserved(g):
-    ids = all_ids(g)
-    assert len(ids) == DECK_SIZE and set(ids) == set(range(DECK_SIZE))
-
-
-def assert_illegal(g, p, action, *words):
-    """``action`` raises IllegalAction naming ``words``; state and observations unchanged."""
-    before = g.to_dict()
-    obs_before = [g.observation(q) for q in range(g.num_players)]
-    with pytest.raises(IllegalAction) as ei:
-        g.apply(p, action)
-    msg = str(ei.value)
-    assert len(msg) > 10, msg
-    for w in words:
-        assert w.lower() in msg.lower(), f"{w!r} not in message {msg!r}"
-    assert g.to_dict() == before
-    assert [g.observation(q) for q in range(g.num_players)] == obs_before
-    return msg
 
 
 def plays(g, p) -> set:

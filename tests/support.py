@@ -1,0 +1,65 @@
+"""Helpers shared by the rules tests: scripted positions, card lookups, and the
+checks every illegal move and every position must pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import core
+from core import Action, IllegalAction
+
+
+def make(variant: str, n: int, hands: list[list[str]], discard: list[str], draw: Any = (), *,
+         seed: int = 0, options: dict[str, Any] | None = None, **extra: Any) -> core.Game:
+    """A scripted mid-round position of ``variant`` (see ``core.new_game``'s ``setup``)."""
+    setup = {"hands": hands, "discard": discard, "draw": list(draw), **extra}
+    return core.new_game(variant, n, seed=seed, options=options, setup=setup)
+
+
+def notes(cards: Any) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def hand(g: core.Game, p: int) -> list[str]:
+    return notes(g.hand(p))
+
+
+def cid(g: core.Game, p: int, text: str) -> int:
+    """The id of the first card ``text`` in p's hand."""
+    for c in g.hand(p):
+        if str(c) == text:
+            return c.id
+    raise AssertionError(f"player {p} holds no {text}: {hand(g, p)}")
+
+
+def play(g: core.Game, p: int, text: str, color: str | None = None, target: int | None = None):
+    return g.apply(p, Action("play", cid(g, p, text), color, target))
+
+
+def all_ids(g: core.Game) -> list[int]:
+    """Every card id in a shedding game, wherever it lies (set-aside hands included)."""
+    d = g.to_dict()
+    return [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
+
+
+def assert_conserved(g: core.Game) -> None:
+    ids, size = all_ids(g), len(g.cards)
+    assert len(ids) == size and set(ids) == set(range(size))
+
+
+def assert_illegal(g: core.Game, p: int, action: Any, *words: str) -> str:
+    """``action`` raises IllegalAction (a ValueError) naming ``words``; nothing changes."""
+    before = g.to_dict()
+    obs_before = [g.observation(q) for q in range(g.num_players)]
+    with pytest.raises(IllegalAction) as ei:
+        g.apply(p, action)
+    msg = str(ei.value)
+    assert isinstance(ei.value, ValueError)
+    assert len(msg) > 10, msg
+    for w in words:
+        assert w.lower() in msg.lower(), f"{w!r} not in message {msg!r}"
+    assert g.to_dict() == before
+    assert [g.observation(q) for q in range(g.num_players)] == obs_before
+    return msg
