@@ -1,16 +1,39 @@
-"""``host[:port]`` addresses as typed on the command line."""
+"""``host[:port]`` addresses as typed on the command line.
+
+An address may also be written ``uno://host:port#FINGERPRINT``, as the host
+prints it: the fingerprint (at least 6 hex characters of the host key's
+SHA-256) lets ``join`` check it reached the right host.
+"""
 
 from __future__ import annotations
 
 DEFAULT_PORT = 7777
 
 
+def split_fingerprint(text: str) -> tuple[str, str | None]:
+    """``"uno://box:9000#3fa9c2"`` -> ``("box:9000", "3fa9c2")``; no fingerprint gives None."""
+    text = text.strip()
+    if text.lower().startswith("uno://"):
+        text = text[6:]
+    text = text.rstrip("/")
+    fp: str | None = None
+    if "#" in text:
+        text, fp = text.split("#", 1)
+        fp = fp.strip().lower()
+        from .identity import FP_MIN
+
+        if len(fp) < FP_MIN or len(fp) > 64 or any(ch not in "0123456789abcdef" for ch in fp):
+            raise ValueError(f"#{fp}: a host fingerprint is {FP_MIN} to 64 hex characters")
+    return text.rstrip("/"), fp
+
+
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``"box"`` -> ``("box", 7777)``; ``"box:9000"``; ``"[::1]:9000"``; ``"::1"``.
+    """``"box"`` -> ``("box", 7777)``; ``"box:9000"``; ``"[::1]:9000"``; ``"::1"``;
+    ``"uno://box:9000#3fa9c2"`` (the fingerprint is checked by :class:`net.Client`).
 
     Raises :class:`ValueError` with a message fit for a person.
     """
-    text = text.strip()
+    text, _fp = split_fingerprint(text)
     if not text:
         raise ValueError("an address is host[:port], e.g. 192.168.1.20:7777")
     host, port_text, has_port = text, "", False

@@ -17,6 +17,23 @@ before it is queued. When the link drops, the client reconnects by itself
 with backoff, quoting its seat's resume token; it queues local ``link``
 messages (``{"type": "link", "state": "lost" | "restored" | "gave_up"}``,
 never sent on the wire) so a screen can say so.
+
+The link is encrypted and authenticated (:mod:`net.secure`); the host's key
+is checked against the address's fingerprint and ``known_hosts``. The
+client takes part in the fair deal by itself (:mod:`net.fair`): it commits
+and reveals seeds, checks every card delivered to it and every card shown,
+writes the signed transcript to disk, and audits each round when it ends.
+What it finds is queued as local messages (never sent on the wire):
+
+* ``{"type": "audit", "round": r, "ok": bool, "code": str, "reason": str}`` -
+  this client's own audit of round ``r`` (``code`` is empty when verified);
+* ``{"type": "fairness", "ok": False, "code": str, "reason": str}`` - a check
+  failed the moment a message arrived (a card that does not open its
+  commitment, a ruling the shown hand contradicts, ...);
+* ``{"type": "verdict", "seat": n, "name": str, "round": r, "ok": bool, "code": str,
+  "reason": str}`` - another player's audit, as relayed in the signed log;
+* ``{"type": "security", "level": "warning", "reason": str}`` - e.g. a known
+  host whose key changed (accepted only because the address named the new key).
 """
 
 from __future__ import annotations
@@ -24,15 +41,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
+import secrets
+import time
+from pathlib import Path
 from typing import Any, Callable
 
 from core import Action
 
-from . import framing, messages
-from .address import parse_address
+from . import framing, messages, secure
+from .address import parse_address, split_fingerprint
+from .fair import HOST_PID, Ledger, Unfair, entry_hash, peer_message, seed_commitment, unpack
 from .framing import MAX_FRAME_FROM_HOST
+from .identity import FP_ADDRESS, Identity, KnownHosts
 from .messages import HOST_SCHEMAS, PROTOCOL_VERSION, MessageError
+from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.client")
 
@@ -50,6 +74,10 @@ class ProtocolVersionError(Refused):
     """The two sides speak different protocol versions."""
 
 
+class HostKeyChanged(Refused):
+    """A host seen before presents another key: someone may be in the middle. Refused loudly."""
+
+
 class NotConnected(Exception):
     """An intent or chat line was sent while the link is down."""
 
@@ -61,6 +89,13 @@ class Client:
     starts), ``lobby`` the latest lobby message, ``seat`` and ``token`` what
     the host gave us. Incoming messages go to the queue ``messages`` and to
     ``on_message`` if given.
+
+    ``identity`` is this player's key (default: the user's, made on first
+    run); ``fingerprint`` the host key's expected fingerprint (also read from
+    an ``uno://host:port#fp`` address); ``config_dir`` where the identity and
+    ``known_hosts`` live; ``transcript_dir`` where the signed transcript is
+    written (``False``: nowhere). ``audits`` lists this client's round
+    audits, ``fairness`` holds the first failed check (or None).
     """
 
     def __init__(
@@ -77,8 +112,35 @@ class Client:
         connect_timeout: float = 5.0,
         on_message: Callable[[dict[str, Any]], None] | None = None,
         protocol_version: int = PROTOCOL_VERSION,
+        identity: Identity | None = None,
+        fingerprint: str | None = None,
+        config_dir: str | os.PathLike[str] | None = None,
+        transcript_dir: str | os.PathLike[str] | bool | None = None,
     ) -> None:
-        self.host, self.port = parse_address(address) if isinstance(address, str) else address
+        if isinstance(address, str):
+            _rest, fp = split_fingerprint(address)
+            fingerprint = fingerprint or fp
+            self.host, self.port = parse_address(address)
+        else:
+            self.host, self.port = address
+        self.expected_fp = fingerprint.lower() if fingerprint else None
+        self.identity = identity or Identity.load(config_dir)
+        self.known_hosts = KnownHosts(config_dir)
+        self.transcript_dir = transcript_dir
+        self.host_key: bytes | None = None
+        """The host's identity key, pinned at the first connection."""
+        self.ledger: Ledger | None = None
+        self.audits: list[dict[str, Any]] = []
+        self.fairness: dict[str, Any] | None = None
+        self.transcript_path: Path | None = None
+        self._transcript: TranscriptWriter | None = None
+        self._channel: secure.Channel | None = None
+        self._seeds: dict[tuple[bytes, int, int], bytes] = {}
+        self._my_commit: dict[tuple[bytes, int, int], bytes] = {}
+        self._n = time.time_ns() // 1000
+        self._catch_up = 0
+        """Entries below this index are history resent on (re)connecting: not answered, audited quietly."""
+        self._held: list[tuple[Any, ...]] = []
         self.name = name
         self.password = password
         self.spectate = spectate
@@ -126,24 +188,86 @@ class Client:
         self._task = asyncio.ensure_future(self._run())
         return welcome
 
+    def _check_version(self, reply: dict[str, Any]) -> None:
+        kind, their_v = reply.get("type"), reply.get("v")
+        if kind in ("welcome", "refuse", "hs2") and their_v != self.protocol_version and isinstance(their_v, int):
+            raise ProtocolVersionError(
+                "version", f"the host speaks uno-tui protocol {their_v} and this client speaks "
+                f"{self.protocol_version}: use the same uno-tui version as the host"
+                + (f" ({reply['reason']})" if isinstance(reply.get("reason"), str) else ""))
+
+    def _check_host_key(self, key: bytes) -> None:
+        from .identity import fingerprint
+
+        fp = fingerprint(key)
+        where = f"{self.host}:{self.port}"
+        if self.host_key is not None:
+            if key != self.host_key:
+                raise HostKeyChanged("host_key", f"the host at {where} came back with another identity key "
+                                                 f"({fp[:FP_ADDRESS]}); refusing to go on with it")
+            return
+        if self.expected_fp is not None and not fp.startswith(self.expected_fp):
+            raise Refused("fingerprint", f"the host at {where} has key fingerprint {fp[:FP_ADDRESS]}, not "
+                                         f"{self.expected_fp} as the address says: it is not the table you "
+                                         "were given (or someone is in between)")
+        known = self.known_hosts.get(where)
+        if known is not None and known != key:
+            old = fingerprint(known)[:FP_ADDRESS]
+            if self.expected_fp is None:
+                raise HostKeyChanged(
+                    "host_key", f"WARNING: THE HOST KEY AT {where} HAS CHANGED (was {old}, now "
+                    f"{fp[:FP_ADDRESS]}). Someone may be impersonating the host. If the host really has a "
+                    f"new key, join with its full address: uno://{where}#{fp[:FP_ADDRESS]}")
+            self._emit({"type": "security", "level": "warning",
+                        "reason": f"the host key at {where} changed from {old} to {fp[:FP_ADDRESS]}; accepted "
+                                  "because the address names the new key"})
+        if known != key:
+            with contextlib.suppress(OSError):
+                self.known_hosts.remember(where, key)
+        self.host_key = key
+
     async def _open(self) -> dict[str, Any]:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), self.connect_timeout)
         try:
-            writer.write(framing.encode(messages.hello(
-                self.name, token=self.token, password=self.password, spectate=self.spectate,
-                version=self.protocol_version)))
+            hs = secure.ClientHandshake(self.identity, self.protocol_version)
+            writer.write(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
             await writer.drain()
             reply = await framing.read_frame(reader, max_size=MAX_FRAME_FROM_HOST,
                                              idle_timeout=self.connect_timeout, body_timeout=self.connect_timeout)
-            kind = reply.get("type")
-            their_v = reply.get("v")
-            if kind in ("welcome", "refuse") and their_v != self.protocol_version and isinstance(their_v, int):
-                raise ProtocolVersionError(
-                    "version", f"the host speaks uno-tui protocol {their_v} and this client speaks "
-                    f"{self.protocol_version}: use the same uno-tui version as the host"
-                    + (f" ({reply['reason']})" if isinstance(reply.get("reason"), str) else ""))
+            self._check_version(reply)
             messages.validate(reply, HOST_SCHEMAS)
+            kind = reply["type"]
+            if kind == "refuse":
+                cls = ProtocolVersionError if reply["code"] == "version" else Refused
+                raise cls(reply["code"], reply["reason"])
+            if kind != "hs2":
+                raise Refused("protocol", f"the host answered the handshake with {kind!r}")
+            try:
+                host_key, channel, _body, auth = hs.finish(reply, self.password)
+            except secure.HandshakeError as e:
+                raise Refused(e.code, e.reason) from None
+            self._check_host_key(host_key)
+            have = len(self.ledger.entries) if self.ledger is not None else 0
+            hello = messages.hello(self.name, token=self.token, spectate=self.spectate,
+                                   version=self.protocol_version)
+            hello["log_have"] = have
+            for body in (auth, framing.encode(hello)[framing.HEADER.size:]):
+                sealed = channel.seal(body)
+                writer.write(framing.HEADER.pack(len(sealed)) + sealed)
+            await writer.drain()
+            raw = await framing.read_body(reader, max_size=MAX_FRAME_FROM_HOST + secure.OVERHEAD,
+                                          idle_timeout=self.connect_timeout, body_timeout=self.connect_timeout)
+            try:
+                reply = framing.decode(channel.open(raw), MAX_FRAME_FROM_HOST)
+            except secure.ChannelError:
+                # Not sealed under our keys: a refusal in the clear (a wrong password), or garbage.
+                reply = framing.decode(raw, MAX_FRAME_FROM_HOST)
+                if reply.get("type") != "refuse":
+                    raise Refused("handshake", "the host's answer does not authenticate") from None
+            self._check_version(reply)
+            messages.validate(reply, HOST_SCHEMAS)
+            kind = reply["type"]
             if kind == "refuse":
                 cls = ProtocolVersionError if reply["code"] == "version" else Refused
                 raise cls(reply["code"], reply["reason"])
@@ -152,6 +276,10 @@ class Client:
         except BaseException:
             writer.close()
             raise
+        self._channel = channel
+        if self.ledger is None:
+            self.ledger = Ledger(host_key, seat=reply["seat"], me=self.identity.public)
+        self.ledger.seat = reply["seat"]
         self._reader, self._writer = reader, writer
         self.seat, self.role = reply["seat"], reply["role"]
         self.token = reply["token"] if reply["token"] is not None else self.token
@@ -203,9 +331,14 @@ class Client:
         assert reader is not None
         while True:
             try:
-                msg = await framing.read_frame(reader, max_size=MAX_FRAME_FROM_HOST,
+                body = await framing.read_body(reader, max_size=MAX_FRAME_FROM_HOST + secure.OVERHEAD,
                                                idle_timeout=3 * self.heartbeat + 1, body_timeout=10)
+                assert self._channel is not None
+                msg = framing.decode(self._channel.open(body), MAX_FRAME_FROM_HOST)
                 messages.validate(msg, HOST_SCHEMAS)
+            except secure.ChannelError as e:
+                self._drop_link()
+                return str(e)
             except (framing.FrameError, MessageError) as e:
                 self._drop_link()
                 return str(e)
@@ -218,8 +351,12 @@ class Client:
                 continue
             if kind == "pong":
                 continue
+            if kind in ("log", "deliver", "ruling", "sync"):
+                self._fair_message(msg)
+                continue
             if kind == "update":
                 self.observation = msg["obs"]
+                self._check_hand(msg["obs"])
             elif kind == "lobby":
                 self.lobby = msg
             elif kind == "end":
@@ -251,9 +388,195 @@ class Client:
                 log.exception("on_message failed")
 
     def _write(self, msg: dict[str, Any]) -> None:
-        if self._writer is None or not self._connected.is_set():
+        if self._writer is None or not self._connected.is_set() or self._channel is None:
             raise NotConnected("not connected to the host")
-        self._writer.write(framing.encode(msg))
+        sealed = self._channel.seal(framing.encode(msg)[framing.HEADER.size:])
+        self._writer.write(framing.HEADER.pack(len(sealed)) + sealed)
+
+    # -- the fair deal ------------------------------------------------------------------
+    def _unfair(self, u: Unfair) -> None:
+        """Note a failed check; the first one is what this client reports (and keeps reporting)."""
+        if self.fairness is None:
+            self.fairness = {"code": u.code, "reason": u.reason}
+            log.warning("fairness check failed: %s: %s", u.code, u.reason)
+            self._emit({"type": "fairness", "ok": False, "code": u.code, "reason": u.reason})
+
+    def _record(self, kind: str, msg: dict[str, Any]) -> None:
+        if self.transcript_dir is False:
+            return
+        if self._transcript is None:
+            try:
+                directory = Path(self.transcript_dir) if self.transcript_dir else default_transcript_dir()
+                who = f"seat{self.seat}" if self.seat is not None else "spectator"
+                host_fp = (self.host_key or b"").hex()[:12]
+                self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", me=self.identity.public,
+                                                           seat=self.seat, host=self.host_key)
+                self.transcript_path = self._transcript.path
+            except OSError as e:
+                log.error("cannot write the transcript: %s", e)
+                self.transcript_dir = False
+                return
+        if kind == "log":
+            self._transcript.log(msg["e"], msg["sig"])
+        elif kind == "sync":
+            self._transcript.sync(msg["len"], msg["head"])
+        else:
+            self._transcript.private(kind, msg["m"], msg["sig"])
+
+    def _fair_message(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        ledger = self.ledger
+        if ledger is None:
+            return
+        if kind == "sync":
+            length = msg["len"]
+            self._catch_up = length
+            self._held = []
+            if length < len(ledger.entries):
+                if length and entry_hash(ledger.entries[length - 1][0]) != msg["head"]:
+                    self._record(kind, msg)
+                    self._unfair(Unfair("chain", "the host's log forks from the one this client holds"))
+                    return
+                self._record(kind, msg)
+                if self.fairness is None:
+                    try:
+                        self.ledger = ledger.rebuilt(length)
+                    except Unfair as u:
+                        self._unfair(u)
+                    self._emit({"type": "security", "level": "warning",
+                                "reason": f"the host restarted and went back {len(ledger.entries) - length} "
+                                          "log entries"})
+            return
+        self._record(kind, msg)
+        try:
+            if kind == "log":
+                if ledger.entries and unpack(msg["e"]).get("i", -1) < len(ledger.entries):
+                    return  # resent after a reconnect: already held
+                acts = ledger.add_entry(msg["e"], msg["sig"])
+                if len(ledger.entries) <= self._catch_up:
+                    for act in acts:
+                        if act[0] == "audit":
+                            self._audit(act[1], quiet=True)
+                        elif act[0] in ("seed", "ack", "reveal"):
+                            self._held.append(act)
+                    if len(ledger.entries) == self._catch_up:
+                        self._flush_held()
+                else:
+                    for act in acts:
+                        self._fair_act(act)
+            elif kind == "deliver":
+                items = ledger.add_delivery(msg["m"], msg["sig"])
+                if items and self.seat is not None:
+                    from .fair import entry_hash as eh
+
+                    self._fair_send("rcpt", cards=items, x=eh(msg["m"]))
+            elif kind == "ruling":
+                ledger.add_ruling(msg["m"], msg["sig"])
+        except Unfair as u:
+            self._unfair(u)
+        except Exception as e:  # a malformed message from the host is a failed check too
+            self._unfair(Unfair("protocol", f"a {kind} message could not be read ({type(e).__name__}: {e})"))
+
+    def _flush_held(self) -> None:
+        """After catching up: answer only the steps of the deal still waiting for us."""
+        ledger = self.ledger
+        assert ledger is not None
+        held, self._held = self._held, []
+        gid = ledger.game_id or b""
+        for act in held:
+            ep = ledger.epochs.get((act[1], act[2]))
+            if ep is None or ep.aborted or ep.pi is not None:
+                continue
+            what = act[0]
+            if what == "seed" and ep.set_hash is None:
+                self._fair_act(act)
+            elif what in ("ack", "reveal") and (gid, ep.e, ep.a) in self._my_commit:
+                if what == "ack" and ep.acks:
+                    continue
+                self._fair_act(act)
+
+    def _fair_act(self, act: tuple[Any, ...]) -> None:
+        ledger = self.ledger
+        assert ledger is not None
+        what = act[0]
+        gid = ledger.game_id or b""
+        if what == "seed":
+            _, e, a, root = act
+            r = self._seeds.setdefault((gid, e, a), secrets.token_bytes(32))
+            d = seed_commitment(root, self.identity.public, r)
+            self._my_commit[(gid, e, a)] = d
+            self._fair_send("seed", e=e, a=a, root=root, d=d)
+        elif what == "ack":
+            _, e, a, set_h = act
+            ep = ledger.epochs[(e, a)]
+            mine = self._my_commit.get((gid, e, a))
+            if mine is None:
+                return  # we never committed to this one (another client of ours did)
+            if ep.seeds.get(self.seat if self.seat is not None else HOST_PID) != mine:
+                raise Unfair("equivocation", f"epoch {e}: the host showed this seat's seed commitment altered")
+            self._fair_send("ack", e=e, a=a, set=set_h)
+        elif what == "reveal":
+            _, e, a = act
+            r = self._seeds.get((gid, e, a))
+            if r is not None:
+                self._fair_send("reveal", e=e, a=a, r=r)
+        elif what == "audit":
+            self._audit(act[1])
+        elif what == "verdict":
+            _, seat, ok, code, why, r = act
+            name = ledger.names[seat] if 0 <= seat < len(ledger.names) else f"seat {seat}"
+            self._emit({"type": "verdict", "seat": seat, "name": name, "round": r, "ok": ok, "code": code,
+                        "reason": why})
+        elif what == "warn":
+            self._emit({"type": "security", "level": "warning", "reason": act[1]})
+
+    def _audit(self, r: int, quiet: bool = False) -> None:
+        ledger = self.ledger
+        assert ledger is not None
+        try:
+            ledger.audit_round()
+            if self.fairness is not None:
+                raise Unfair(self.fairness["code"], self.fairness["reason"])
+            verdict = {"type": "audit", "round": r, "ok": True, "code": "", "reason": "verified"}
+        except Unfair as u:
+            verdict = {"type": "audit", "round": r, "ok": False, "code": u.code, "reason": u.reason}
+            if quiet:
+                self.audits.append(verdict)
+                return
+            self._unfair(u)
+        self.audits.append(verdict)
+        if quiet:
+            return
+        self._emit(verdict)
+        if self.seat is not None:
+            self._fair_send("verdict", r=r, ok=verdict["ok"], code=verdict["code"], why=verdict["reason"][:200])
+
+    def _check_hand(self, obs: dict[str, Any]) -> None:
+        ledger = self.ledger
+        if ledger is None or ledger.game_id is None or self.fairness is not None or obs.get("me") is None:
+            return
+        if obs.get("over") or self.seat is None or ledger.close is not None:
+            return
+        try:
+            ledger.check_hand(obs.get("hand", []))
+        except Unfair as u:
+            self._unfair(u)
+
+    def _fair_send(self, kind: str, **fields: Any) -> None:
+        """Sign and send one message of the fair deal (test doubles override this to misbehave)."""
+        self._send_signed(kind, **fields)
+
+    def _send_signed(self, kind: str, **fields: Any) -> tuple[bytes, bytes]:
+        ledger = self.ledger
+        gid = ledger.game_id if ledger is not None and ledger.game_id else b""
+        head = ledger.head if ledger is not None else bytes(32)
+        self._n += 1
+        m, sig = peer_message(self.identity, kind, gid, self.seat, self._n, head, **fields)
+        if self._transcript is not None:
+            self._transcript.private("sent", m, sig)
+        with contextlib.suppress(NotConnected):
+            self._write({"type": "signed", "m": m, "sig": sig})
+        return m, sig
 
     async def _send(self, msg: dict[str, Any]) -> None:
         self._write(msg)
@@ -274,7 +597,12 @@ class Client:
             raise NotConnected("spectators cannot act")
         v = version if version is not None else (self.version or 0)
         self._seq += 1
-        await self._send(messages.intent(self._seq, v, self.seat, action))
+        if not self._connected.is_set():
+            raise NotConnected("not connected to the host")
+        self._send_signed("intent", seq=self._seq, v=v, act=action.to_dict())
+        if self._writer is not None:
+            with contextlib.suppress(ConnectionError):
+                await self._writer.drain()
         return self._seq
 
     async def chat(self, text: str) -> None:
@@ -300,13 +628,15 @@ class Client:
         self._closing = True
         if self._writer is not None and self._connected.is_set():
             with contextlib.suppress(Exception):
-                self._writer.write(framing.encode({"type": "bye"}))
+                self._write({"type": "bye"})
                 await asyncio.wait_for(self._writer.drain(), 1)
         self._drop_link()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        if self._transcript is not None:
+            self._transcript.close()
         self._done.set()
 
     def kill_link(self) -> None:

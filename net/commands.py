@@ -1,4 +1,4 @@
-"""The ``host``, ``join`` and ``bot`` subcommands.
+"""The ``host``, ``join``, ``bot`` and ``audit`` subcommands.
 
 ``uno_tui.cli`` registers them with :func:`add_net_subcommands`, passing the
 TUI's own functions for the interactive host table and the join screen. The
@@ -85,6 +85,17 @@ class _Printer:
             self.line(f"{data['name']} is away: a bot plays for them until they return")
         elif kind == "timeout":
             self.line(f"{data['name']} ran out of time: a bot played the turn")
+        elif kind == "audit":
+            self.line(f"round {data['round'] + 1} audit by the host: "
+                      + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
+        elif kind == "verdict":
+            r = data.get("round")
+            self.line(f"round {(r or 0) + 1} audit by {data['name']}: "
+                      + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
+        elif kind == "strike":
+            self.line(f"{data['name']} missed the {data['stage']} deadline of the deal (strike {data['strikes']})")
+        elif kind == "bench":
+            self.line(f"{data['name']} missed two deadlines: a bot plays their seat from now on")
 
 
 def run_headless_host(
@@ -162,8 +173,9 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
     gc.set_threshold(50_000, 20, 100)
     printer.line(f"listening on {bind}:{port}")
     shown = discovery.local_ip() if bind in ("0.0.0.0", "::", "") else bind
-    printer.line(f"players join with: uno-tui join {shown}:{port}"
-                 + ("   (on this machine: uno-tui join localhost:%d)" % port))
+    printer.line(f"players join with: uno-tui join {host.address(shown)}"
+                 + f"   (on this machine: uno-tui join {host.address('localhost')})")
+    printer.line(f"host key fingerprint: {host.fingerprint}")
     if host.game is not None:
         printer.line(f"resumed the saved game (round {host.game.round + 1}); waiting for players to reconnect")
     printer(("lobby"), host.lobby_message())
@@ -184,6 +196,15 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
             printer.line(f"record written to {transcript}")
         await host.close("the game is over")
     return 0
+
+
+def run_audit(path: str, out: TextIO | None = None) -> int:
+    """``uno-tui audit FILE``: check a transcript offline; 0 when verified, 1 with the reason."""
+    from .transcript import audit_file
+
+    ok, text = audit_file(path)
+    print(f"{path}: {text}", file=out or (sys.stdout if ok else sys.stderr))
+    return 0 if ok else 1
 
 
 def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
@@ -286,6 +307,10 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.add_argument("--password", default=None, metavar="PW")
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
                                                     password=args.password))
+
+    a = subparsers.add_parser("audit", help="check a game transcript offline (exit 0: verified, 1: not)")
+    a.add_argument("file", metavar="FILE", help="a transcript (.unotx) written by a player or the host")
+    a.set_defaults(func=lambda args: run_audit(args.file))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

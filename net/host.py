@@ -16,7 +16,11 @@ optional turn timer lets a bot play one turn for a person who does not act.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
+from pathlib import Path
+
+import msgpack
 import logging
 import secrets
 import time
@@ -26,13 +30,17 @@ import core
 from core import Action, Event, IllegalAction
 from core.bots import Bot, make_bot
 
-from . import framing, messages
+from . import framing, messages, secure
+from .dealer import Dealer, NeedEpoch
+from .fair import EpochSecret, unpack
 from .framing import MAX_FRAME_FROM_PEER
+from .identity import FP_ADDRESS, Identity
 from .messages import CLIENT_SCHEMAS, PROTOCOL_VERSION, MessageError
 from .peer import Peer
 from .record import Record
 from .save import read_save, write_save
 from .seats import BOT_NAMES, HostConfig, Seat, unique_name
+from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.host")
 
@@ -43,11 +51,15 @@ SourceFactory = Callable[[bytes], core.DeckSource]
 class Host:
     """The authoritative table. Create, ``await start()``, then ``await wait_finished()``.
 
-    ``source_factory`` turns the game's seed into the engine's deck source;
-    the fair deal of the next protocol version plugs in here.
+    Every deck order comes from the commit-reveal protocol run with the
+    connected players (:mod:`net.dealer`); ``source_factory`` (turning the
+    game's seed into a deck source) replaces it with an unchecked source and
+    is for tests and tools only. ``identity`` is the host's Ed25519 key
+    (default: the user's, see :mod:`net.identity`).
     """
 
-    def __init__(self, config: HostConfig, *, source_factory: SourceFactory | None = None) -> None:
+    def __init__(self, config: HostConfig, *, source_factory: SourceFactory | None = None,
+                 identity: Identity | None = None) -> None:
         cls = core.variant_class(config.variant)  # ValueError names the known variants
         if not cls.min_players <= config.seats <= min(cls.max_players, messages.MAX_SEATS):
             raise ValueError(f"{config.variant} is for {cls.min_players} to {cls.max_players} players")
@@ -57,6 +69,19 @@ class Host:
         make_bot(config.bot_level)  # fail now, not mid-game, on an unknown level
         self.config = config
         self.source_factory = source_factory
+        self.identity = identity or Identity.load()
+        self.room_salt = secrets.token_bytes(16)
+        self._pw_key = secure.password_key(config.password, self.room_salt) if config.password is not None else None
+        self.dealer: Dealer | None = None
+        self.cheat: dict[str, Any] = {}
+        """Hooks for the dishonest test doubles of the fairness tests; empty for a real host."""
+        self.audits: list[dict[str, Any]] = []
+        """The host's own audit of each round: ``{"round", "ok", "code", "reason"}``."""
+        self._stalled = False
+        self._backlog: list[Callable[[], None]] = []
+        self._dealing = False
+        self._transcript: TranscriptWriter | None = None
+        self._log_file: Any = None
         self.seats = [Seat(i, level=config.bot_level) for i in range(config.seats)]
         for k, seat in enumerate(self.seats[config.seats - config.bots:]):
             seat.kind, seat.name, seat.ready = "bot", BOT_NAMES[k % len(BOT_NAMES)], True
@@ -100,6 +125,11 @@ class Host:
         host.seats = [Seat.from_save(i, s) for i, s in enumerate(data["seats"])]
         seed = bytes(data["game"]["seed"])
         source = source_factory(seed) if source_factory else None
+        fair = data.get("fair")
+        if fair is not None and source is None:
+            host._restore_dealer(fair, str(save_path))
+            assert host.dealer is not None
+            source = host.dealer.source
         host.game = core.Game.from_dict(data["game"], source=source)
         host.record = Record.from_dict(data["record"])
         host.phase = data["phase"]
@@ -110,6 +140,39 @@ class Host:
 
     saved_port: int | None = None
     """The port of the host whose save was resumed (clients reconnect to it)."""
+
+    @property
+    def fingerprint(self) -> str:
+        """The host identity's fingerprint (64 hex characters)."""
+        return self.identity.fingerprint
+
+    def address(self, where: str | None = None) -> str:
+        """``uno://HOST:PORT#FP``: what players type to join, the host's key fingerprint included."""
+        host = where or (self.bind if self.bind not in (None, "0.0.0.0", "::", "") else "127.0.0.1")
+        if ":" in str(host) and not str(host).startswith("["):
+            host = f"[{host}]"
+        return f"uno://{host}:{self.port}#{self.identity.fingerprint[:FP_ADDRESS]}"
+
+    def _restore_dealer(self, fair: dict[str, Any], save_path: str) -> None:
+        dealer = Dealer(self, self.identity, bytes(fair["g"]))
+        entries = _read_log_file(save_path + ".log", int(fair["log_len"]))
+        from .fair import TableLog
+
+        dealer.log = TableLog(self.identity, entries)
+        for d in sorted(fair["secrets"], key=lambda x: x["e"]):
+            sec = EpochSecret.from_save(dealer.game_id, d)
+            dealer.secrets[sec.e] = sec
+            dealer.consumed(sec)
+        dealer.round_epochs = [dealer.secrets[e] for e in fair["round_epochs"] if e in dealer.secrets]
+        dealer.attempts = {int(k): int(v) for k, v in fair["attempts"]}
+        dealer.strikes = {int(k): int(v) for k, v in fair["strikes"]}
+        dealer.last_n = {int(k): int(v) for k, v in fair["last_n"]}
+        dealer.known = {int(p): set(ids) for p, ids in fair["known"]}
+        dealer.drawn = {tuple(x) for x in fair["drawn"]}  # type: ignore[misc]
+        dealer.opened = {tuple(x) for x in fair["opened"]}  # type: ignore[misc]
+        dealer._n = int(fair.get("n", 0)) + 1_000_000
+        self.dealer = dealer
+        self._attach_log_writers(truncate=True)
 
     async def start(self, bind: str = "0.0.0.0", port: int = 7777) -> tuple[str, int]:
         """Listen on ``bind:port`` (port 0 picks a free one); returns the address bound."""
@@ -158,6 +221,11 @@ class Host:
                 pass
         if self._finished is not None:
             self._finished.set()
+        for f in (self._transcript, self._log_file):
+            if f is not None:
+                with contextlib.suppress(Exception):
+                    f.close()
+        self._transcript = self._log_file = None
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
@@ -177,6 +245,7 @@ class Host:
                 seat.kind, seat.reserved = "human", True
                 seat.name = unique_name(messages.clean_text(name, messages.MAX_NAME) or "Host", self._names())
                 seat.token = secrets.token_urlsafe(24)
+                seat.identity = self.identity.public
                 self._broadcast_lobby()
                 return seat.token
         raise ValueError("no open seat to reserve")
@@ -198,32 +267,29 @@ class Host:
                 self.set_bot(seat.index)
 
     def can_start(self) -> bool:
-        return self.phase == "lobby" and all(s.kind != "open" for s in self.seats)
+        return self.phase == "lobby" and not self._dealing and all(s.kind != "open" for s in self.seats)
 
     def start_game(self) -> None:
-        """Deal the first round. Every seat must be taken (by a person or a bot)."""
+        """Deal the first round. Every seat must be taken (by a person or a bot).
+
+        The deal needs the players' seeds, so it completes a few round trips
+        later (``phase`` turns ``"playing"`` then); this returns at once.
+        """
         if not self.can_start():
             raise ValueError("every seat needs a player or a bot before the game starts")
         self._new_match()
 
     def next_round(self) -> None:
-        """Deal the match's next round (after a round is over)."""
-        if self.phase != "round_over" or self.game is None:
+        """Deal the match's next round (after a round is over); completes as :meth:`start_game` does."""
+        if self.phase != "round_over" or self.game is None or self._dealing:
             raise ValueError("the next round can be dealt only once a round is over")
         self._round_handle = None
-        events = self.game.next_round()
-        assert self.record is not None
-        self.record.start_round(self.game.round)
-        self.phase = "playing"
-        self._save()
-        self._broadcast_lobby()
-        self._broadcast_update(events, actor=None, auto=False)
-        self._arm_turn_timer()
-        self._kick()
+        self._dealing = True
+        self._spawn(self._deal(first=False))
 
     def rematch(self) -> None:
         """A fresh match with the same seats (after a round or the match is over)."""
-        if self.phase not in ("round_over", "finished") or self.game is None:
+        if self.phase not in ("round_over", "finished") or self.game is None or self._dealing:
             raise ValueError("a rematch can start only after a round")
         self.match += 1
         self.rounds_played = 0
@@ -233,22 +299,125 @@ class Host:
         self._new_match()
 
     def _new_match(self) -> None:
+        self._dealing = True
+        self._spawn(self._deal(first=True))
+
+    async def _deal(self, first: bool) -> None:
+        try:
+            await self._deal_inner(first)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("dealing failed")
+        finally:
+            self._dealing = False
+
+    async def _deal_inner(self, first: bool) -> None:
         cfg = self.config
         names = [s.name for s in self.seats]
-        seed = cfg.seed if self.match == 0 or cfg.seed is None else f"{cfg.seed}:match{self.match}"
-        seed_b = core.source.seed_bytes(seed)
-        source = self.source_factory(seed_b) if self.source_factory else None
-        self.game = core.new_game(cfg.variant, names, seed=seed_b, options=self.options, source=source)
-        self.record = Record(cfg.variant, names, self.game.options, seed_b)
-        self.record.start_round(self.game.round)
-        self._bots.clear()
+        fair = self.source_factory is None
+        if first:
+            seed = cfg.seed if self.match == 0 or cfg.seed is None else f"{cfg.seed}:match{self.match}"
+            seed_b = core.source.seed_bytes(seed)
+            if fair:
+                old = self.dealer
+                self.dealer = Dealer(self, self.identity, log=old.log if old is not None else None)
+                if old is None:
+                    self._attach_log_writers(truncate=True)
+                else:
+                    self.dealer.listeners = old.listeners
+                self.dealer.start_match(self)
+                source: core.DeckSource = self.dealer.source
+            else:
+                self.dealer = None
+                source = self.source_factory(seed_b)  # type: ignore[misc]
+        if self.dealer is not None:
+            self.dealer.start_round(self.game.round + 1 if not first and self.game is not None else 0)
+        while True:
+            try:
+                if first:
+                    game = core.new_game(cfg.variant, names, seed=seed_b, options=self.options, source=source)
+                    events = game.deal_events
+                else:
+                    assert self.game is not None
+                    snap = self.game.to_dict()
+                    events = self.game.next_round()
+                    game = self.game
+                break
+            except NeedEpoch as need:
+                if not first:
+                    self._restore(snap)
+                assert self.dealer is not None
+                await self.dealer.run_epoch(need.epoch, need.items)
+        if first:
+            self.game = game
+            self.record = Record(cfg.variant, names, game.options, seed_b)
+            self._bots.clear()
+        assert self.record is not None
+        self.record.start_round(game.round)
+        self._record_orders()
         self.phase = "playing"
+        if self.dealer is not None:
+            self.dealer.record_step(game, None, None, False, None, events, None)
         self._save()
         self._broadcast_lobby()
-        self._broadcast_update(self.game.deal_events, actor=None, auto=False)
-        self._emit("start", {"names": names})
+        self._broadcast_update(events, actor=None, auto=False)
+        if first:
+            self._emit("start", {"names": names})
         self._arm_turn_timer()
         self._kick()
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        """Put the game back as it was before a call that needed an unsettled epoch."""
+        game = self.game
+        assert game is not None
+        fresh = type(game).from_dict(snap, source=game.source)
+        game.__dict__.clear()
+        game.__dict__.update(fresh.__dict__)
+
+    def _record_orders(self) -> None:
+        if self.dealer is not None and self.record is not None:
+            for e, sec in self.dealer.secrets.items():
+                if e not in self.record.orders and sec.order:
+                    self.record.orders[e] = list(self.dealer.order_for(sec))
+
+    _pre_color: str | None = None
+
+    def _try_apply(self, p: int, action: Action, retry: Callable[[], None]) -> list[Event] | None:
+        """Apply; if the engine needs an epoch not settled yet, undo, settle it, then call ``retry``."""
+        game = self.game
+        assert game is not None
+        self._pre_color = game.color
+        if self.dealer is None:
+            return game.apply(p, action)
+        snap = game.to_dict()
+        try:
+            return game.apply(p, action)
+        except NeedEpoch as need:
+            self._restore(snap)
+            self._stall(need, retry)
+            return None
+
+    def _stall(self, need: NeedEpoch, retry: Callable[[], None]) -> None:
+        self._stalled = True
+        self._backlog.insert(0, retry)
+        self._spawn(self._settle(need))
+
+    async def _settle(self, need: NeedEpoch) -> None:
+        assert self.dealer is not None
+        try:
+            await self.dealer.run_epoch(need.epoch, need.items)
+        finally:
+            self._stalled = False
+            while self._backlog and not self._stalled:
+                call = self._backlog.pop(0)
+                try:
+                    call()
+                except Exception:
+                    log.exception("a held-back action failed")
+            if not self._stalled:
+                self._arm_turn_timer()
+                self._kick()
 
     def _maybe_autostart(self) -> None:
         if not (self.config.auto_start and self.can_start()):
@@ -283,8 +452,21 @@ class Host:
         while not peer.closed:
             idle = cfg.hello_timeout if peer.role is None else 3 * cfg.heartbeat
             try:
-                body = await framing.read_body(peer.reader, max_size=MAX_FRAME_FROM_PEER,
+                body = await framing.read_body(peer.reader, max_size=MAX_FRAME_FROM_PEER + secure.OVERHEAD,
                                                idle_timeout=idle, body_timeout=cfg.frame_timeout)
+                if peer.channel is not None:
+                    try:
+                        body = peer.channel.open(body)
+                    except secure.ChannelError as e:
+                        if peer.handshake is not None:  # the first sealed frame: other keys
+                            peer.channel = None
+                            if self._pw_key is not None:
+                                self._refuse(peer, "password", "wrong password for this table")
+                            else:
+                                self._refuse(peer, "handshake", "the secure handshake failed")
+                        else:
+                            peer.close(str(e))
+                        return
                 msg = framing.decode(body, MAX_FRAME_FROM_PEER)
             except framing.LooksLikeHTTP:
                 peer.writer.write(framing.HTTP_REFUSAL)
@@ -311,7 +493,41 @@ class Host:
                 if peer.violation(e.code, e.reason):
                     return
                 continue
-            self._dispatch(peer, msg)
+            if peer.channel is None:
+                self._plain(peer, msg, body)
+            elif peer.handshake is not None:
+                try:
+                    peer.handshake.check_auth(msg)
+                except secure.HandshakeError as e:
+                    self._refuse(peer, e.code, e.reason)
+                    return
+                peer.identity = peer.handshake.client_id
+                peer.handshake = None
+            else:
+                self._dispatch(peer, msg)
+
+    def _plain(self, peer: Peer, msg: dict[str, Any], body: bytes) -> None:
+        """Before the link is sealed only the handshake is spoken (and versions told apart)."""
+        kind = msg["type"]
+        if kind in ("hs1", "hello"):
+            if msg["v"] != PROTOCOL_VERSION:
+                self._refuse(peer, "version",
+                             f"this host speaks uno-tui protocol {PROTOCOL_VERSION} and your client speaks "
+                             f"{msg['v']}: use the same uno-tui version as the host")
+                return
+            if kind == "hello":
+                self._refuse(peer, "handshake", f"protocol {PROTOCOL_VERSION} begins with the secure handshake")
+                return
+            try:
+                answer, hs = secure.host_answer(self.identity, body, msg, PROTOCOL_VERSION, self.room_salt,
+                                                self._pw_key)
+            except secure.HandshakeError as e:
+                self._refuse(peer, e.code, e.reason)
+                return
+            peer.send_plain(answer)
+            peer.channel, peer.handshake = hs.channel, hs
+            return
+        peer.violation("hello_first", "begin with the secure handshake (hs1)")
 
     def _dispatch(self, peer: Peer, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -326,6 +542,8 @@ class Host:
             pass  # any frame proves the peer alive; the read timeout does the rest
         elif kind == "intent":
             self._intent(peer, msg)
+        elif kind == "signed":
+            self._signed(peer, msg)
         elif kind == "chat":
             self._chat(peer, msg["text"])
         elif kind == "ready":
@@ -334,9 +552,13 @@ class Host:
             peer.close("left")
         elif kind == "hello":
             peer.violation("repeated_hello", "hello was already said on this connection")
+        elif kind in ("hs1", "auth"):
+            peer.violation("repeated_hello", "the handshake is over on this connection")
 
     def _refuse(self, peer: Peer, code: str, reason: str) -> None:
         log.info("refusing %s: %s", peer, reason)
+        if peer.handshake is not None:
+            peer.channel = None  # the peer may not hold our keys: refuse in the clear
         peer.close(reason, notice=messages.refuse(code, reason))
 
     def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
@@ -346,10 +568,8 @@ class Host:
                          f"this host speaks uno-tui protocol {PROTOCOL_VERSION} and your client speaks "
                          f"{msg['v']}: use the same uno-tui version as the host")
             return
-        if cfg.password is not None and not hmac.compare_digest(
-                str(msg.get("password", "")).encode(), cfg.password.encode()):
-            self._refuse(peer, "password", "wrong password for this table")
-            return
+        # The password was checked by the handshake: without it the link's keys do not match.
+        peer.log_have = int(msg.get("log_have", 0))
         name = messages.clean_text(msg["name"], messages.MAX_NAME) or "Player"
         if msg.get("role") == "spectator":
             if sum(1 for p in self.peers if p.role == "spectator") >= cfg.max_spectators:
@@ -360,6 +580,9 @@ class Host:
             self._after_join(peer)
             return
         seat = self._seat_for_token(msg.get("token"))
+        if seat is not None and seat.identity is not None and peer.identity != seat.identity:
+            self._refuse(peer, "identity", "that seat belongs to another identity key than this client's")
+            return
         if seat is not None:
             old = seat.peer
             if old is not None and old is not peer:
@@ -379,6 +602,7 @@ class Host:
                 self._refuse(peer, "full", "every seat is taken; you can watch with --spectate")
                 return
             seat.kind, seat.ready = "human", False
+            seat.identity = peer.identity
             seat.name = unique_name(name, self._names())
             seat.token = secrets.token_urlsafe(24)
             peer.name = seat.name
@@ -389,11 +613,14 @@ class Host:
     def _welcome(self, peer: Peer, seat: Seat | None) -> dict[str, Any]:
         return {"type": "welcome", "v": PROTOCOL_VERSION, "seat": None if seat is None else seat.index,
                 "token": None if seat is None else seat.token, "role": peer.role or "spectator",
-                "name": peer.name, "host": self.config.name, "heartbeat": self.config.heartbeat}
+                "name": peer.name, "host": self.config.name, "heartbeat": self.config.heartbeat,
+                "fp": self.identity.fingerprint}
 
     def _after_join(self, peer: Peer) -> None:
         self._emit("join", {"name": peer.name, "seat": peer.seat, "role": peer.role})
         self._broadcast_lobby()
+        if self.dealer is not None:
+            self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
             self._send_update(peer, [], actor=None, auto=False)
         self._maybe_autostart()
@@ -482,7 +709,46 @@ class Host:
         self._maybe_autostart()
 
     # -- intents and the game ------------------------------------------------------------------
-    def _intent(self, peer: Peer, msg: dict[str, Any]) -> None:
+    def _signed(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A message signed by the peer's identity: an intent, or a step of the fair deal."""
+        dealer = self.dealer
+        if dealer is None:
+            peer.violation("not_playing", "there is no game to sign messages for")
+            return
+        m, sig = msg["m"], msg["sig"]
+        try:
+            d = unpack(m)
+        except Exception:
+            peer.violation("bad_payload", "the signed message is not msgpack")
+            return
+        if not isinstance(d, dict):
+            peer.violation("bad_payload", "the signed message is not a map")
+            return
+        if d.get("k") != "intent":
+            reason = dealer.on_signed(peer, m, sig)
+            if reason:
+                peer.violation("signature", reason)
+            return
+        intent = {"type": "intent", "seq": d.get("seq"), "version": d.get("v"), "seat": d.get("seat"),
+                  "action": d.get("act")}
+        try:
+            messages.validate(intent, CLIENT_SCHEMAS)
+        except MessageError as e:
+            peer.violation(e.code, e.reason)
+            return
+        failure = dealer.check_signed(peer, m, sig, d)
+        if failure is not None:
+            code, reason = failure
+            peer.send({"type": "reject", "seq": intent["seq"], "version": self.game.version if self.game else 0,
+                       "code": code, "reason": reason})
+            peer.violation(code, reason)
+            return
+        self._intent(peer, intent, (m, sig))
+
+    def _intent(self, peer: Peer, msg: dict[str, Any], signed: tuple[bytes, bytes] | None = None) -> None:
+        if self._stalled:  # the deal protocol is settling an epoch: in arrival order, after it
+            self._backlog.append(lambda: self._intent(peer, msg, signed))
+            return
         seq, game = msg["seq"], self.game
 
         def reject(code: str, reason: str) -> None:
@@ -504,21 +770,35 @@ class Host:
             reject("bad_version", f"state version {msg['version']} does not exist yet (now {game.version})")
             peer.violation("bad_version", "an intent quoting a state version from the future")
             return
+        if self.dealer is not None and signed is None:
+            reject("unsigned", f"protocol {PROTOCOL_VERSION} takes only intents signed by the player's identity")
+            return
+        if self.seats[peer.seat].benched:
+            reject("benched", "this seat was given to a bot after two missed deadlines of the deal")
+            return
         action = Action.from_dict(msg["action"])  # validated already; cannot raise here
         try:
-            events = game.apply(peer.seat, action)
+            events = self._try_apply(peer.seat, action, lambda: self._intent(peer, msg, signed))
         except IllegalAction as e:
             # A stale intent still legal went through above; this one is not.
             reject("stale" if msg["version"] < game.version else "illegal", str(e))
             self._send_update(peer, [], actor=None, auto=False)
             return
-        self._applied(peer.seat, action, events, auto=False, cause=peer, seq=seq)
+        if events is None:
+            return
+        self._applied(peer.seat, action, events, auto=False, cause=peer, seq=seq, intent=signed)
 
     def _applied(self, p: int, action: Action, events: list[Event], *, auto: bool,
-                 cause: Peer | None = None, seq: int | None = None) -> None:
+                 cause: Peer | None = None, seq: int | None = None,
+                 intent: tuple[bytes, bytes] | None = None) -> None:
         game, record = self.game, self.record
         assert game is not None and record is not None
         record.add(p, action, auto)
+        if self.dealer is not None:
+            self._record_orders()
+            self.dealer.record_step(game, p, action, auto, intent, events, self._pre_color)
+            if game.over:
+                self.dealer.close_round(game)
         if game.over:
             self.phase = "round_over"
             self.rounds_played += 1
@@ -543,6 +823,8 @@ class Host:
         game = self.game
         assert game is not None
         self._cancel_turn_timer()
+        if self.dealer is not None:
+            self._self_audit()
         self._emit("round_over", {"round": game.round, "winner": game.winner, "points": game.last_points,
                                   "scores": list(game.scores), "names": list(game.names)})
         self._broadcast_lobby()
@@ -578,7 +860,7 @@ class Host:
                 # Yield even with no delay: intents that arrived meanwhile go first.
                 await asyncio.sleep(self.config.bot_delay)
                 game = self.game
-                if self.phase != "playing" or game is None or game.over:
+                if self.phase != "playing" or game is None or game.over or self._stalled:
                     return
                 cur, n = game.current, game.num_players
                 order = sorted(game.to_act(), key=lambda q: (q - cur) % n)
@@ -590,8 +872,11 @@ class Host:
                     action = self._bot(p).choose(game.observation(p))
                     if action is None:
                         continue
-                    events = game.apply(p, action)
-                    self._applied(p, action, events, auto=self.seats[p].kind != "bot")
+                    auto = self.seats[p].kind != "bot"
+                    events = self._try_apply(p, action, lambda p=p, a=action, auto=auto: self._retry(p, a, auto))
+                    if events is None:
+                        return
+                    self._applied(p, action, events, auto=auto)
                     break
                 else:
                     return
@@ -599,6 +884,15 @@ class Host:
             raise
         except Exception:
             log.exception("the bot driver failed")
+
+    def _retry(self, p: int, action: Action, auto: bool) -> None:
+        """A host-made move held back by an epoch: made now if it is still legal."""
+        game = self.game
+        if self.phase != "playing" or game is None or action not in game.legal_actions(p):
+            return
+        events = self._try_apply(p, action, lambda: self._retry(p, action, auto))
+        if events is not None:
+            self._applied(p, action, events, auto=auto)
 
     def _cancel_turn_timer(self) -> None:
         if self._turn_handle is not None:
@@ -623,7 +917,8 @@ class Host:
     def _turn_timeout(self, p: int) -> None:
         self._turn_handle, self._turn_for = None, None
         game = self.game
-        if self.phase != "playing" or game is None or game.over or game.current != p or self.seats[p].bot_plays:
+        if self.phase != "playing" or game is None or game.over or game.current != p or self.seats[p].bot_plays \
+                or self._stalled:
             return
         action = self._bot(p).choose(game.observation(p))
         if action is None or action.kind == "catch":
@@ -632,7 +927,9 @@ class Host:
         if action is None:
             return
         self._emit("timeout", {"seat": p, "name": self.seats[p].name})
-        self._applied(p, action, game.apply(p, action), auto=True)
+        events = self._try_apply(p, action, lambda: self._retry(p, action, True))
+        if events is not None:
+            self._applied(p, action, events, auto=True)
 
     # -- sending -----------------------------------------------------------------------------
     def _send_update(self, peer: Peer, events: list[Event], *, actor: int | None, auto: bool,
@@ -682,6 +979,7 @@ class Host:
             "spectators": sum(1 for p in self.peers if p.role == "spectator"),
             "rounds": cfg.rounds, "rounds_played": self.rounds_played,
             "turn_timer": cfg.turn_timer, "grace": cfg.grace, "password": cfg.password is not None,
+            "fp": self.identity.fingerprint[:FP_ADDRESS],
         }
 
     def _broadcast_lobby(self) -> None:
@@ -692,12 +990,98 @@ class Host:
                 peer.send_frame(frame)
         self._emit("lobby", msg)
 
+    def broadcast_lobby(self) -> None:
+        self._broadcast_lobby()
+
+    def broadcast_log(self, e: bytes, sig: bytes) -> None:
+        """Send a new log entry to every peer (each sealed for its own link)."""
+        frame = framing.encode({"type": "log", "e": e, "sig": sig})
+        for peer in list(self.peers):
+            if peer.role is not None:
+                peer.send_frame(frame)
+
+    def send_private(self, seat: int, msg: dict[str, Any]) -> None:
+        """A message for the person in ``seat`` alone (dropped if they are away: resent on return)."""
+        peer = self.seats[seat].peer if 0 <= seat < len(self.seats) else None
+        if peer is not None and not peer.closed:
+            peer.send(msg)
+
+    def emit(self, kind: str, data: dict[str, Any]) -> None:
+        self._emit(kind, data)
+
     def _emit(self, kind: str, data: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             try:
                 listener(kind, data)
             except Exception:
                 log.exception("a host listener failed on %s", kind)
+
+    def _self_audit(self) -> None:
+        """The host checks its own log as every peer does (a bug would show here first)."""
+        from .fair import Ledger, Unfair
+
+        assert self.dealer is not None
+        ledger = getattr(self, "_ledger", None)
+        if ledger is None or ledger.game_id != self.dealer.game_id:
+            ledger = self._ledger = Ledger(self.identity.public)
+            self._ledger_fed = 0
+        entries = self.dealer.log.entries
+        r = self.game.round if self.game else 0
+        try:
+            while self._ledger_fed < len(entries):
+                e, sig = entries[self._ledger_fed]
+                self._ledger_fed += 1
+                ledger.add_entry(e, sig)
+            ledger.audit_round()
+            verdict = {"round": r, "ok": True, "code": "", "reason": "verified"}
+        except Unfair as u:
+            self._ledger_fed = len(entries) + 10**9  # stop feeding a broken ledger
+            verdict = {"round": r, "ok": False, "code": u.code, "reason": u.reason}
+        self.audits.append(verdict)
+        self._emit("audit", verdict)
+
+    def _attach_log_writers(self, *, truncate: bool) -> None:
+        """The save's side file of log entries (for ``--resume``) and the host's transcript."""
+        assert self.dealer is not None
+        for f in (self._transcript, self._log_file):
+            if f is not None:
+                with contextlib.suppress(Exception):
+                    f.close()
+        self._transcript = self._log_file = None
+        self.dealer.listeners.clear()
+        existing = list(self.dealer.log.entries)
+        path = self.config.save_path
+        if path is not None:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                f = open(path + ".log", "wb")
+                for e, sig in existing:
+                    f.write(msgpack.packb([e, sig], use_bin_type=True))
+                f.flush()
+                self._log_file = f
+
+                def to_file(e: bytes, sig: bytes) -> None:
+                    f.write(msgpack.packb([e, sig], use_bin_type=True))
+                    f.flush()
+
+                self.dealer.listeners.append(to_file)
+            except OSError as ex:
+                log.error("cannot write the log beside the save: %s", ex)
+        try:
+            directory = Path(self.config.transcript_dir) if self.config.transcript_dir else default_transcript_dir()
+            name = f"{self.dealer.game_id.hex()[:12]}-host" + ("-resumed" if existing else "")
+            writer = TranscriptWriter.create(directory, name, me=self.identity.public, seat=None,
+                                             host=self.identity.public)
+            for e, sig in existing:
+                writer.log(e, sig)
+            self._transcript = writer
+            self.dealer.listeners.append(writer.log)
+        except OSError as ex:
+            log.error("cannot write the transcript: %s", ex)
+
+    @property
+    def transcript_path(self) -> str | None:
+        return str(self._transcript.path) if self._transcript is not None else None
 
     def _names(self) -> list[str]:
         return [s.name for s in self.seats if s.kind != "open"]
@@ -709,6 +1093,7 @@ class Host:
             "config": self._config_dict(), "seats": [s.to_save() for s in self.seats],
             "game": self.game.to_dict(), "record": self.record.to_dict(), "phase": self.phase,
             "rounds_played": self.rounds_played, "match": self.match, "port": self.port,
+            "fair": self.dealer.to_save() if self.dealer is not None else None,
         }
 
     def _config_dict(self) -> dict[str, Any]:
@@ -726,3 +1111,18 @@ class Host:
             write_save(path, self.snapshot())
         except OSError as e:  # a full disk must not stop the table; the game goes on unsaved
             log.error("could not save the game to %s: %s", path, e)
+
+
+def _read_log_file(path: str, length: int) -> list[tuple[bytes, bytes]]:
+    out: list[tuple[bytes, bytes]] = []
+    try:
+        with open(path, "rb") as f:
+            for item in msgpack.Unpacker(f, raw=False):
+                if len(out) >= length:
+                    break
+                out.append((bytes(item[0]), bytes(item[1])))
+    except FileNotFoundError:
+        pass
+    if len(out) < length:
+        raise ValueError(f"{path} holds {len(out)} log entries, the save needs {length}")
+    return out

@@ -4,8 +4,10 @@ Every message is a map with a string ``type``. Each type has a schema naming
 its fields, their types, ranges and whether they are required; a message
 with an unknown type, an unknown field, a missing field or a value of the
 wrong type or out of range is refused before anything acts on it. Every
-message may also carry ``sig`` (bytes): reserved for the signatures of the
-fairness protocol, accepted and ignored by protocol version 1.
+message may also carry ``sig`` (bytes). Protocol version 2 runs every link
+through the secure handshake (``hs1``/``hs2``/``auth``, see :mod:`net.secure`)
+and signs what enters the table's transcript (``signed`` from a peer,
+``log``/``deliver``/``ruling`` from the host, see :mod:`net.fair`).
 
 The version is negotiated once, in ``hello``/``welcome``/``refuse``; those
 three keep their ``v`` field in every future version so that a mismatch can
@@ -21,7 +23,7 @@ from typing import Any
 
 from core import Action
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24
@@ -29,6 +31,10 @@ MAX_CHAT = 300
 MAX_SIG = 512
 MAX_SEQ = 2**53  # a JSON-safe integer: sequence numbers and state versions
 MAX_SEATS = 10
+MAX_SIGNED = 8 * 1024
+"""A peer's signed message (intent, seed commitment, reveal, receipt, verdict)."""
+MAX_ENTRY = 60 * 1024
+"""A host's log entry (the deck commitments of 168 cards are about 6 KiB)."""
 
 
 class MessageError(ValueError):
@@ -64,6 +70,14 @@ INT, NUM = (int,), (int, float)
 _COMMON = {"type": _f(str), "sig": _f(bytes, required=False, hi=MAX_SIG)}
 
 CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
+    "hs1": {
+        "v": _f(int, lo=0, hi=65535),
+        "id": _f(bytes, lo=32, hi=32),
+        "eph": _f(bytes, lo=32, hi=32),
+        "nonce": _f(bytes, lo=16, hi=64),
+    },
+    "auth": {"sig": _f(bytes, lo=64, hi=64)},
+    "signed": {"m": _f(bytes, lo=1, hi=MAX_SIGNED), "sig": _f(bytes, lo=64, hi=64)},
     "hello": {
         "v": _f(int, lo=0, hi=65535),
         "name": _f(str, lo=1, hi=64),
@@ -71,6 +85,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
         "token": _f(str, required=False, lo=1, hi=128),
         "password": _f(str, required=False, hi=256),
         "client": _f(str, required=False, hi=64),
+        "log_have": _f(int, required=False, lo=0, hi=MAX_SEQ),
     },
     "ready": {"ready": _f(bool)},
     "intent": {
@@ -87,6 +102,11 @@ CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
 """What a client may send to the host."""
 
 HOST_SCHEMAS: dict[str, dict[str, F]] = {
+    "hs2": {"v": _f(int, lo=0, hi=65535), "body": _f(bytes, hi=512), "sig": _f(bytes, lo=64, hi=64)},
+    "log": {"e": _f(bytes, lo=1, hi=MAX_ENTRY), "sig": _f(bytes, lo=64, hi=64)},
+    "deliver": {"m": _f(bytes, lo=1, hi=MAX_ENTRY), "sig": _f(bytes, lo=64, hi=64)},
+    "ruling": {"m": _f(bytes, lo=1, hi=MAX_ENTRY), "sig": _f(bytes, lo=64, hi=64)},
+    "sync": {"len": _f(int, lo=0, hi=MAX_SEQ), "head": _f(bytes, hi=32)},
     "welcome": {
         "v": _f(int, lo=0, hi=65535),
         "seat": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True),
@@ -95,6 +115,7 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "name": _f(str, hi=64),
         "host": _f(str, hi=64),
         "heartbeat": _f(int, float, lo=0.01, hi=3600),
+        "fp": _f(str, required=False, hi=64),
     },
     "refuse": {"v": _f(int, lo=0, hi=65535), "code": _f(str, hi=32), "reason": _f(str, hi=500)},
     "lobby": {
@@ -109,6 +130,7 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "turn_timer": _f(int, float, nullable=True),
         "grace": _f(int, float),
         "password": _f(bool),
+        "fp": _f(str, required=False, hi=64),
     },
     "update": {
         "version": _f(int, lo=0, hi=MAX_SEQ),

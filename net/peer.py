@@ -28,6 +28,13 @@ class Peer:
         self.name = ""
         self.role: str | None = None  # None until the handshake: "player" or "spectator"
         self.seat: int | None = None
+        self.channel: Any = None
+        """The sealed link (:class:`net.secure.Channel`) once the handshake has begun."""
+        self.handshake: Any = None
+        """Between ``hs2`` and a good ``auth``: what checks the client's signature."""
+        self.identity: bytes | None = None
+        """The client's Ed25519 public key, proven in the handshake."""
+        self.log_have = 0
         self.violations = 0
         self.max_violations = max_violations
         self.closed = False
@@ -44,10 +51,18 @@ class Peer:
     def send(self, message: dict[str, Any]) -> None:
         self.send_frame(framing.encode(message))
 
+    def send_plain(self, message: dict[str, Any]) -> None:
+        """A frame outside the sealed link (the handshake, and a refusal the peer could not decrypt)."""
+        if not self.closed and not self.writer.transport.is_closing():
+            self.writer.write(framing.encode(message))
+
     def send_frame(self, frame: bytes) -> None:
-        """Queue a whole frame; never waits, so one slow peer cannot stall the table."""
+        """Queue a whole frame, sealed for this link; never waits, so one slow peer cannot stall the table."""
         if self.closed:
             return
+        if self.channel is not None:
+            body = self.channel.seal(frame[framing.HEADER.size:])
+            frame = framing.HEADER.pack(len(body)) + body
         transport = self.writer.transport
         if transport.is_closing():
             self.closed = True
@@ -62,7 +77,7 @@ class Peer:
             return
         if notice is not None:
             try:
-                self.writer.write(framing.encode(notice))
+                self.send_frame(framing.encode(notice))
             except Exception:
                 pass
         self.closed = True

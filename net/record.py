@@ -1,10 +1,13 @@
-"""The game record: seed, seats and every move, enough to replay a match.
+"""The game record: seed, seats, deck orders and every move, enough to replay a match.
 
-With the engine's seeded deck source, ``core.new_game(variant, names,
-seed=seed, options=options)`` followed by the recorded moves (and
-``next_round()`` between rounds) rebuilds the match exactly; :func:`replay`
-does so and checks every move is legal. The record is what
-``host --transcript PATH`` writes (as JSON, the seed in hex).
+The deck orders come from the fair deal (one list of card ids per epoch, in
+the engine's order); ``core.new_game(variant, names, options=options,
+source=...)`` with a source serving those orders, followed by the recorded
+moves (and ``next_round()`` between rounds), rebuilds the match exactly;
+:func:`replay` does so and checks every move is legal. Without orders (a
+host given a seeded source) the seed alone replays it. The record is what
+``host --transcript PATH`` writes (as JSON, the seed in hex). It is a
+convenience, not evidence: the signed transcript (:mod:`net.transcript`) is.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ class Record:
         self.options = dict(options)
         self.seed = seed
         self.rounds: list[dict[str, Any]] = []
+        self.orders: dict[int, list[int]] = {}
+        """Epoch -> the engine's order of card ids for it (from the fair deal)."""
 
     def start_round(self, number: int) -> None:
         self.rounds.append({"round": number, "moves": [], "winner": None, "points": None})
@@ -43,12 +48,14 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": RECORD_FORMAT, "variant": self.variant, "names": self.names,
-                "options": self.options, "seed": self.seed, "rounds": self.rounds}
+                "options": self.options, "seed": self.seed, "rounds": self.rounds,
+                "orders": {str(e): ids for e, ids in self.orders.items()}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Record":
         r = cls(d["variant"], list(d["names"]), dict(d["options"]), bytes(d["seed"]))
         r.rounds = [dict(x) for x in d["rounds"]]
+        r.orders = {int(e): list(ids) for e, ids in d.get("orders", {}).items()}
         return r
 
     def to_json(self, scores: list[int] | None = None, match_winner: int | None = None) -> str:
@@ -70,10 +77,25 @@ def replay(record: dict[str, Any]) -> core.Game:
     """Rebuild the game a record (``to_dict`` or parsed JSON) describes, checking each move."""
     seed = record["seed"]
     seed = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
-    game = core.new_game(record["variant"], list(record["names"]), seed=seed, options=dict(record["options"]))
+    orders = {int(e): list(ids) for e, ids in (record.get("orders") or {}).items()}
+    source = _RecordedSource(orders) if orders else None
+    game = core.new_game(record["variant"], list(record["names"]), seed=seed, options=dict(record["options"]),
+                         source=source)
     for i, rnd in enumerate(record["rounds"]):
         if i:
             game.next_round()
         for seat, action, _auto in rnd["moves"]:
             game.apply(seat, Action.from_dict(action))
     return game
+
+
+class _RecordedSource:
+    def __init__(self, orders: dict[int, list[int]]) -> None:
+        self.orders = orders
+
+    def shuffle(self, items: Any, epoch: int) -> list[Any]:
+        by_id = {c.id: c for c in items}
+        order = self.orders.get(epoch)
+        if order is None or sorted(order) != sorted(by_id):
+            raise ValueError(f"the record holds no order of these cards for epoch {epoch}")
+        return [by_id[i] for i in order]

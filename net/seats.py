@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .identity import short_fp
+
 if TYPE_CHECKING:
     from .peer import Peer
 
@@ -46,6 +48,10 @@ class HostConfig:
     max_violations: int = 3
     max_spectators: int = 16
     save_path: str | None = None
+    fair_timeout: float = 10.0
+    """Seconds each participant has for each step of the seed exchange (commit, ack, reveal)."""
+    transcript_dir: str | None = None
+    """Where the host writes its signed transcript (default: the state directory's ``transcripts``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -69,6 +75,10 @@ class Seat:
     away_since: float | None = None
     stand_in: bool = False
     """A bot plays for this person while they are away (after the grace period)."""
+    identity: bytes | None = None
+    """The person's Ed25519 public key, fixed from the first hello (reconnects must present it)."""
+    benched: bool = False
+    """Struck twice in the seed exchange: a bot plays the seat for the rest of the match."""
 
     @property
     def bot_plays(self) -> bool:
@@ -84,17 +94,20 @@ class Seat:
             "connected": self.kind == "bot" or self.peer is not None,
             "away": self.kind == "human" and self.peer is None,
             "bot_plays": self.bot_plays,
+            "fp": short_fp(self.identity) if self.kind == "human" else "",
         }
 
     def to_save(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "token": self.token, "reserved": self.reserved,
-                "level": self.level, "stand_in": self.stand_in}
+                "level": self.level, "stand_in": self.stand_in, "identity": self.identity,
+                "benched": self.benched}
 
     @classmethod
     def from_save(cls, index: int, d: dict[str, Any]) -> "Seat":
         return cls(index, kind=d["kind"], name=d["name"], token=d["token"], ready=True,
                    reserved=d.get("reserved", False), level=d.get("level", "normal"),
-                   stand_in=d.get("stand_in", False))
+                   stand_in=d.get("stand_in", False), identity=d.get("identity"),
+                   benched=d.get("benched", False))
 
 
 def unique_name(wanted: str, taken: list[str]) -> str:

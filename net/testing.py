@@ -16,29 +16,38 @@ from typing import Any, Iterator
 
 import core
 
-from . import framing
+from . import framing, secure
 from .host import Host
+from .identity import Identity
+from .messages import PROTOCOL_VERSION
 from .seats import HostConfig
 
 FAST: dict[str, Any] = {
     "auto_start": True, "auto_next": True, "round_pause": 0.0, "bot_delay": 0.0,
-    "heartbeat": 0.5, "hello_timeout": 2.0, "frame_timeout": 0.5,
+    "heartbeat": 0.5, "hello_timeout": 2.0, "frame_timeout": 0.5, "fair_timeout": 2.0,
 }
 """Host settings that make a test table quick: no pauses, short timeouts."""
 
 
-async def start_host(**settings: Any) -> Host:
+async def start_host(*, host_class: type[Host] = Host, identity: Identity | None = None,
+                     **settings: Any) -> Host:
     """A host on 127.0.0.1 with a free port and :data:`FAST` settings (overridable)."""
-    host = Host(HostConfig(**{**FAST, **settings}))
+    host = host_class(HostConfig(**{**FAST, **settings}), identity=identity)
     await host.start("127.0.0.1", 0)
     return host
 
 
 class RawPeer:
-    """A connection that sends whatever bytes it is told to: the junk-sending client."""
+    """A connection that sends whatever bytes it is told to: the junk-sending client.
+
+    Before :meth:`handshake` (or :meth:`hello`, which does it) frames go in
+    the clear; after it, :meth:`send` and :meth:`recv` seal and open them.
+    """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.channel: secure.Channel | None = None
+        self.host_key: bytes | None = None
 
     @classmethod
     async def open(cls, port: int, host: str = "127.0.0.1") -> "RawPeer":
@@ -49,16 +58,56 @@ class RawPeer:
         self.writer.write(data)
         await self.writer.drain()
 
+    def seal(self, msg: Any) -> bytes:
+        """A whole frame for ``msg``, sealed when the link is."""
+        frame = framing.encode(msg)
+        if self.channel is None:
+            return frame
+        body = self.channel.seal(frame[framing.HEADER.size:])
+        return framing.HEADER.pack(len(body)) + body
+
     async def send(self, msg: Any) -> None:
-        await self.send_bytes(framing.encode(msg))
+        await self.send_bytes(self.seal(msg))
+
+    async def handshake(self, identity: Identity | None = None, password: str | None = None) -> None:
+        hs = secure.ClientHandshake(identity or Identity.generate(), PROTOCOL_VERSION)
+        await self.send_bytes(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
+        reply = await self.recv()
+        assert reply.get("type") == "hs2", reply
+        self.host_key, channel, _body, auth = hs.finish(reply, password)
+        self.channel = channel
+        await self.send_bytes(framing.HEADER.pack(len(auth) + secure.OVERHEAD) + channel.seal(auth))
 
     async def hello(self, name: str = "raw", **extra: Any) -> dict[str, Any]:
-        await self.send({"type": "hello", "v": 1, "name": name, **extra})
+        if self.channel is None:
+            await self.handshake()
+        await self.send({"type": "hello", "v": PROTOCOL_VERSION, "name": name, **extra})
         return await self.recv()
 
     async def recv(self, timeout: float = 3.0) -> dict[str, Any]:
-        return await framing.read_frame(self.reader, max_size=framing.MAX_FRAME_FROM_HOST,
-                                        idle_timeout=timeout, body_timeout=timeout)
+        body = await framing.read_body(self.reader, max_size=framing.MAX_FRAME_FROM_HOST + secure.OVERHEAD,
+                                       idle_timeout=timeout, body_timeout=timeout)
+        if self.channel is not None:
+            body = self.channel.open(body)
+        return framing.decode(body, framing.MAX_FRAME_FROM_HOST)
+
+    async def messages_until_closed(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Every message the host sends until it hangs up, opened if the link is sealed."""
+        data = await self.read_until_closed(timeout)
+        if self.channel is None:
+            return frames_in(data)
+        out, pos = [], 0
+        while pos + 4 <= len(data):
+            (size,) = framing.HEADER.unpack(data[pos: pos + 4])
+            if pos + 4 + size > len(data):
+                break
+            body = data[pos + 4: pos + 4 + size]
+            try:
+                out.append(framing.decode(self.channel.open(body), framing.MAX_FRAME_FROM_HOST))
+            except secure.ChannelError:
+                out.append(framing.decode(body, framing.MAX_FRAME_FROM_HOST))
+            pos += 4 + size
+        return out
 
     async def recv_type(self, kind: str, timeout: float = 3.0) -> dict[str, Any]:
         """The next message of type ``kind``, skipping others (lobby, ping, ...)."""

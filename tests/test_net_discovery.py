@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from net import discovery
+from net import PROTOCOL_VERSION, discovery
 
 
 async def test_advertise_and_browse_find_the_table_or_explain() -> None:
@@ -15,7 +15,7 @@ async def test_advertise_and_browse_find_the_table_or_explain() -> None:
         assert message
         if ad is not None and found:  # multicast works here: the table is listed with its port
             table = next(f for f in found if f.name.startswith("Test Table"))
-            assert table.port == 7799 and table.properties["v"] == "1" and table.address.endswith(":7799")
+            assert table.port == 7799 and table.properties["v"] == str(PROTOCOL_VERSION) and table.address.endswith(":7799")
         if not found:
             assert "address" in message  # the user is asked for one
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from net import BotClient, Client, ProtocolVersionError, Refused
+from net import PROTOCOL_VERSION, BotClient, Client, ProtocolVersionError, Refused
 from net.record import replay
 from net.testing import HostProcess, RawPeer, card_ids, conserved, start_host
 
@@ -139,11 +139,11 @@ async def test_a_version_mismatch_is_refused_on_the_host_side() -> None:
     try:
         with pytest.raises(ProtocolVersionError) as info:
             await Client(("127.0.0.1", host.port), "Future", protocol_version=99).connect()
-        assert "protocol 1" in info.value.reason and "99" in info.value.reason
+        assert f"protocol {PROTOCOL_VERSION}" in info.value.reason and "99" in info.value.reason
         raw = await RawPeer.open(host.port)
         await raw.send({"type": "hello", "v": 0, "name": "old"})
         reply = await raw.recv()
-        assert reply["type"] == "refuse" and reply["code"] == "version" and reply["v"] == 1
+        assert reply["type"] == "refuse" and reply["code"] == "version" and reply["v"] == PROTOCOL_VERSION
         assert await raw.read_until_closed(2) == b""
         raw.close()
         assert host.seats[0].kind == "open"
@@ -165,7 +165,7 @@ async def test_a_version_mismatch_is_refused_on_the_client_side() -> None:
     try:
         with pytest.raises(ProtocolVersionError) as info:
             await Client(("127.0.0.1", port), "Me").connect()
-        assert "protocol 7" in info.value.reason and "speaks 1" in info.value.reason
+        assert "protocol 7" in info.value.reason and f"speaks {PROTOCOL_VERSION}" in info.value.reason
     finally:
         server.close()
 

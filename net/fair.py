@@ -1,0 +1,738 @@
+"""The fair deal: commitments, the table's signed log, and the checks every peer runs.
+
+One *epoch* is one shuffle the engine asks for (a round's deal, a card sent
+back at the start, each reshuffle of the discards). For each epoch the host
+runs, before the engine needs it (see :mod:`net.dealer`):
+
+1. ``commit``: the host picks a secret order of the cards, ``sigma`` (slot ->
+   card id), and a fresh 16-byte salt per slot, and publishes the slot
+   commitments ``c[s] = H(game, epoch, attempt, s, salt[s], id, notation)``
+   and their root;
+2. every participant (the host and each connected person) commits to a
+   random 32-byte seed: ``d = H(root, identity key, r)`` (``seed``);
+3. the host shows everyone the set of commitments (``commits``), every
+   participant signs the hash of the set it was shown (``ack``), and the host
+   shows all the acks (``acks``): a host that showed different commitments to
+   different players is caught here;
+4. the host reveals its seed first (``hreveal``), then the others (``reveals``);
+   each reveal must open its commitment. The combined key
+   ``H(root, (pid, r) for every participant)`` drives
+   :func:`core.permutation` into ``pi``; the k-th card drawn in the epoch is
+   slot ``pi[k]``;
+5. a card that reaches a hand is *delivered* to its holder alone with its
+   draw index, slot and salt, and the holder checks it against the
+   commitment and the permutation; a card that becomes public (played,
+   turned) is opened in the log for everyone;
+6. at the end of the round every slot is opened (``open``) and every peer
+   *audits* the round on its own: signatures and the hash chain, every
+   commitment, the deck (exactly the variant's deck, or exactly the cards the
+   rules reshuffle), the permutations, every delivery, and the engine
+   replayed over the log must accept every action and reach the same
+   rulings and scores.
+
+Everything the host says is a *log entry*: msgpack bytes holding its index
+``i`` and the hash of the previous entry ``prev``, signed by the host's
+identity over those exact bytes. What a peer says (seed commitments, acks,
+reveals, intents, receipts, verdicts) is a msgpack message signed by the
+peer, which the host copies into the log byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import msgpack
+
+import core
+from core import Action, Card, IllegalAction
+
+from .identity import H, Identity, verify
+
+TAG_LOG = b"uno-tui/log/v2\0"
+TAG_PEER = b"uno-tui/peer/v2\0"
+TAG_DELIVER = b"uno-tui/deliver/v2\0"
+TAG_RULING = b"uno-tui/ruling/v2\0"
+HOST_PID = -1
+"""The host's participant id in the seed exchange (people use their seat numbers)."""
+ZERO = bytes(32)
+
+
+class Unfair(Exception):
+    """A check failed: ``code`` names the kind of cheating or damage, ``reason`` says it in words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def entry_hash(e: bytes) -> bytes:
+    return hashlib.sha256(b"uno-tui/entry/v2\0" + e).digest()
+
+
+def slot_hash(game: bytes, e: int, a: int, slot: int, salt: bytes, card_id: int, notation: str) -> bytes:
+    return H(b"uno-tui/slot/v2", game, e.to_bytes(4, "big"), a.to_bytes(4, "big"), slot.to_bytes(4, "big"),
+             salt, card_id.to_bytes(4, "big"), notation.encode())
+
+
+def deck_root(game: bytes, e: int, a: int, n: int, commits: bytes) -> bytes:
+    return H(b"uno-tui/root/v2", game, e.to_bytes(4, "big"), a.to_bytes(4, "big"), n.to_bytes(4, "big"), commits)
+
+
+def seed_commitment(root: bytes, public: bytes, r: bytes) -> bytes:
+    return H(b"uno-tui/seed/v2", root, public, r)
+
+
+def set_hash(root: bytes, items: Sequence[Sequence[Any]]) -> bytes:
+    return H(b"uno-tui/set/v2", root, *[pack(list(x)) for x in items])
+
+
+def combined_key(root: bytes, reveals: dict[int, bytes]) -> bytes:
+    parts = [pid.to_bytes(4, "big", signed=True) + r for pid, r in sorted(reveals.items())]
+    return H(b"uno-tui/combine/v2", root, *parts)
+
+
+def engine_order(sigma: Sequence[int], pi: Sequence[int]) -> list[int]:
+    """The engine's list for an epoch: it pops from the end, so draw ``k`` sits at ``n - 1 - k``."""
+    n = len(sigma)
+    return [sigma[pi[n - 1 - j]] for j in range(n)]
+
+
+def inverse(pi: Sequence[int]) -> list[int]:
+    inv = [0] * len(pi)
+    for k, s in enumerate(pi):
+        inv[s] = k
+    return inv
+
+
+# -- the host's secrets ------------------------------------------------------------------
+class EpochSecret:
+    """The host's side of one attempt at one epoch: the secret order and the salts."""
+
+    def __init__(self, game: bytes, e: int, a: int, items: Sequence[Card], *,
+                 sigma: list[int] | None = None, salts: list[bytes] | None = None,
+                 notations: dict[int, str] | None = None) -> None:
+        self.game, self.e, self.a = game, e, a
+        self.items = sorted(c.id for c in items)
+        self.notation = notations if notations is not None else {c.id: c.notation for c in items}
+        if sigma is None:
+            sigma = list(self.items)
+            secrets.SystemRandom().shuffle(sigma)
+        self.sigma = sigma
+        self.n = len(sigma)
+        self.salts = salts if salts is not None else [secrets.token_bytes(16) for _ in range(self.n)]
+        self.commits = b"".join(slot_hash(game, e, a, s, self.salts[s], cid, self.notation[cid])
+                                for s, cid in enumerate(self.sigma))
+        self.root = deck_root(game, e, a, self.n, self.commits)
+        self.pi: list[int] | None = None
+        self.k_of_slot: list[int] = []
+        self.slot_of: dict[int, int] = {}
+        self.order: list[int] = []
+
+    def finish(self, key: bytes) -> None:
+        self.pi = core.permutation(key, self.n)
+        self.k_of_slot = inverse(self.pi)
+        self.order = engine_order(self.sigma, self.pi)
+        self.slot_of = {cid: s for s, cid in enumerate(self.sigma)}
+
+    def opening(self, card_id: int) -> list[Any]:
+        s = self.slot_of[card_id]
+        return [self.e, self.a, self.k_of_slot[s], s, self.salts[s], card_id]
+
+    def to_save(self) -> dict[str, Any]:
+        return {"e": self.e, "a": self.a, "sigma": self.sigma, "salts": self.salts,
+                "notation": [[k, v] for k, v in self.notation.items()], "pi": self.pi}
+
+    @classmethod
+    def from_save(cls, game: bytes, d: dict[str, Any]) -> "EpochSecret":
+        sec = cls(game, d["e"], d["a"], [], sigma=list(d["sigma"]), salts=list(d["salts"]),
+                  notations={int(k): v for k, v in d["notation"]})
+        sec.items = sorted(sec.sigma)
+        if d.get("pi") is not None:
+            sec.pi = list(d["pi"])
+            sec.k_of_slot = inverse(sec.pi)
+            sec.order = engine_order(sec.sigma, sec.pi)
+            sec.slot_of = {cid: s for s, cid in enumerate(sec.sigma)}
+        return sec
+
+
+class TableLog:
+    """The host's signed, hash-chained log."""
+
+    def __init__(self, identity: Identity, entries: Iterable[tuple[bytes, bytes]] = ()) -> None:
+        self.identity = identity
+        self.entries: list[tuple[bytes, bytes]] = list(entries)
+        self.head = entry_hash(self.entries[-1][0]) if self.entries else ZERO
+
+    def append(self, kind: str, **fields: Any) -> tuple[bytes, bytes]:
+        body = {"i": len(self.entries), "prev": self.head, "k": kind, **fields}
+        e = pack(body)
+        sig = self.identity.sign(TAG_LOG, e)
+        self.entries.append((e, sig))
+        self.head = entry_hash(e)
+        return e, sig
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def peer_message(identity: Identity, kind: str, game: bytes, seat: int | None, n: int, head: bytes,
+                 **fields: Any) -> tuple[bytes, bytes]:
+    m = pack({"k": kind, "g": game, "seat": seat, "n": n, "h": head, **fields})
+    return m, identity.sign(TAG_PEER, m)
+
+
+# -- the verifier ------------------------------------------------------------------------
+@dataclass
+class EpochPublic:
+    e: int
+    a: int
+    n: int
+    commits: bytes
+    root: bytes
+    parts: list[int]
+    seeds: dict[int, bytes] = field(default_factory=dict)
+    set_blobs: list[list[Any]] = field(default_factory=list)
+    set_hash: bytes | None = None
+    acks: list[list[Any]] = field(default_factory=list)
+    reveal_blobs: list[list[Any]] = field(default_factory=list)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+    pi: list[int] | None = None
+    k_of_slot: list[int] = field(default_factory=list)
+    sigma: list[int] | None = None
+    aborted: bool = False
+
+    def commit(self, slot: int) -> bytes:
+        return self.commits[32 * slot: 32 * slot + 32]
+
+
+@dataclass
+class Step:
+    index: int
+    version: int
+    seat: int | None
+    auto: bool
+    action: dict[str, Any] | None
+    intent: list[Any] | None
+    draws: list[list[int]]
+    events: list[dict[str, Any]]
+
+
+def _cards_word(ids: Iterable[int], deck: Sequence[Card]) -> str:
+    return ", ".join(f"{deck[i]} (id {i})" if 0 <= i < len(deck) else f"id {i}" for i in ids)
+
+
+class Ledger:
+    """What one peer knows and has checked of the table's log (or what an offline audit rebuilds).
+
+    :meth:`add_entry`, :meth:`add_delivery` and :meth:`add_ruling` raise
+    :class:`Unfair` at the first failed check and return what the owner
+    should do next (commit a seed, ack a set, reveal, audit a round...).
+    """
+
+    def __init__(self, host_pub: bytes | None = None, *, seat: int | None = None,
+                 me: bytes | None = None, verify_live: bool = True) -> None:
+        self.host_pub = host_pub
+        self.seat = seat
+        self.me = me
+        self.verify_live = verify_live
+        self.entries: list[tuple[bytes, bytes]] = []
+        self.hashes: list[bytes] = []
+        self.head = ZERO
+        self.game_id: bytes | None = None
+        self.variant = ""
+        self.names: list[str] = []
+        self.options: dict[str, Any] = {}
+        self.keys: list[bytes | None] = []
+        self.deck: list[Card] = []
+        self.round = -1
+        self.epochs: dict[tuple[int, int], EpochPublic] = {}
+        self.final: dict[int, EpochPublic] = {}
+        self.strikes: dict[int, int] = {}
+        self.benched: set[int] = set()
+        self.steps: list[Step] = []
+        self.round_epochs: list[tuple[int, int]] = []
+        self.close: dict[str, Any] | None = None
+        self.drawn: set[tuple[int, int, int]] = set()
+        self.public_ids: dict[int, tuple[int, int, int]] = {}
+        self.mine: dict[int, tuple[int, int, int]] = {}
+        self.deliveries: list[tuple[bytes, bytes]] = []
+        self.rulings: list[tuple[bytes, bytes]] = []
+        self.peer_blobs: list[tuple[int | None, bytes, bytes, int]] = []
+        self.replay: core.Game | None = None
+        self.audited: list[int] = []
+        self.matches = 0
+
+    # -- entries ---------------------------------------------------------------------------
+    def add_entry(self, e: bytes, sig: bytes) -> list[tuple[Any, ...]]:
+        if self.host_pub is None:
+            raise Unfair("protocol", "no host key to check the log against")
+        if not verify(self.host_pub, sig, TAG_LOG, e):
+            raise Unfair("signature", f"log entry {len(self.entries)} is not signed by the host")
+        try:
+            d = unpack(e)
+        except Exception:
+            raise Unfair("protocol", f"log entry {len(self.entries)} is not msgpack") from None
+        if not isinstance(d, dict) or d.get("i") != len(self.entries) or d.get("prev") != self.head:
+            raise Unfair("chain", f"log entry {len(self.entries)} does not follow the previous one "
+                                  "(index or hash chain broken)")
+        self.entries.append((e, sig))
+        h = entry_hash(e)
+        self.hashes.append(h)
+        self.head = h
+        try:
+            return self._entry(d)
+        except Unfair:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as ex:
+            raise Unfair("protocol", f"log entry {d.get('i')} ({d.get('k')}) is malformed: {ex!r}") from None
+
+    def _entry(self, d: dict[str, Any]) -> list[tuple[Any, ...]]:
+        k = d["k"]
+        out: list[tuple[Any, ...]] = []
+        if k == "match":
+            self._match(d)
+        elif k == "round":
+            self._new_round(int(d["r"]))
+        elif k == "commit":
+            e, a, n = int(d["e"]), int(d["a"]), int(d["n"])
+            c = d["c"]
+            if len(c) != 32 * n or deck_root(self.game_id or b"", e, a, n, c) != d["root"]:
+                raise Unfair("commitment", f"epoch {e}: the deck root does not match its slot commitments")
+            ep = EpochPublic(e, a, n, c, d["root"], [int(p) for p in d["parts"]])
+            self.epochs[(e, a)] = ep
+            if self.seat is not None and self.seat in ep.parts:
+                out.append(("seed", e, a, ep.root))
+        elif k == "commits":
+            ep = self._ep(d)
+            blobs = d["set"]
+            pids = sorted(int(b[0]) for b in blobs)
+            if pids != sorted(ep.parts):
+                raise Unfair("protocol", f"epoch {ep.e}: the commitments shown are not one per participant")
+            for pid, m, sig in blobs:
+                md = unpack(m)
+                if md.get("k") != "seed" or md.get("e") != ep.e or md.get("a") != ep.a:
+                    raise Unfair("protocol", f"epoch {ep.e}: participant {pid}'s commitment is for another epoch")
+                if md["root"] != ep.root:
+                    raise Unfair("equivocation", f"epoch {ep.e}: participant {pid} committed against another "
+                                                 "deck root: the host showed different decks to different players")
+                ep.seeds[int(pid)] = md["d"]
+                self.peer_blobs.append((None if pid == HOST_PID else int(pid), m, sig, len(self.entries) - 1))
+            ep.set_blobs = blobs
+            ep.set_hash = set_hash(ep.root, blobs)
+            if self.seat is not None and self.seat in ep.parts:
+                out.append(("ack", ep.e, ep.a, ep.set_hash))
+        elif k == "acks":
+            ep = self._ep(d)
+            peers = sorted(p for p in ep.parts if p != HOST_PID)
+            if sorted(int(b[0]) for b in d["acks"]) != peers:
+                raise Unfair("protocol", f"epoch {ep.e}: the acks shown are not one per participant")
+            for pid, m, sig in d["acks"]:
+                key = self._key(int(pid))
+                if not verify(key, sig, TAG_PEER, m):
+                    raise Unfair("signature", f"epoch {ep.e}: the ack of seat {pid} is not signed by that player")
+                md = unpack(m)
+                if md.get("k") != "ack" or md.get("e") != ep.e or md.get("a") != ep.a or md.get("set") != ep.set_hash:
+                    raise Unfair("equivocation", f"epoch {ep.e}: seat {pid} signed a different set of commitments "
+                                                 "than the one shown here: the host showed different "
+                                                 "commitments to different players")
+            ep.acks = d["acks"]
+        elif k == "hreveal":
+            ep = self._ep(d)
+            m, sig = d["m"], d["sig"]
+            md = unpack(m)
+            if not verify(self.host_pub, sig, TAG_PEER, m) or md.get("e") != ep.e or md.get("a") != ep.a:
+                raise Unfair("signature", f"epoch {ep.e}: the host's reveal is not signed by the host")
+            if HOST_PID not in ep.seeds or seed_commitment(ep.root, self.host_pub or b"", md["r"]) != ep.seeds[HOST_PID]:
+                raise Unfair("reveal", f"epoch {ep.e}: the host's seed does not open its commitment")
+            ep.reveals[HOST_PID] = md["r"]
+            ep.reveal_blobs.append([HOST_PID, m, sig])
+            if self.seat is not None and self.seat in ep.parts:
+                out.append(("reveal", ep.e, ep.a))
+        elif k == "reveals":
+            ep = self._ep(d)
+            if HOST_PID not in ep.reveals:
+                raise Unfair("protocol", f"epoch {ep.e}: the others revealed before the host")
+            peers = sorted(p for p in ep.parts if p != HOST_PID)
+            if sorted(int(b[0]) for b in d["set"]) != peers:
+                raise Unfair("protocol", f"epoch {ep.e}: the reveals shown are not one per participant")
+            for pid, m, sig in d["set"]:
+                md = unpack(m)
+                r = md["r"]
+                if md.get("k") != "reveal" or md.get("e") != ep.e or md.get("a") != ep.a or \
+                        seed_commitment(ep.root, self._key(int(pid)) or b"", r) != ep.seeds[int(pid)]:
+                    raise Unfair("reveal", f"epoch {ep.e}: seat {pid}'s seed does not open its commitment")
+                ep.reveals[int(pid)] = r
+                self.peer_blobs.append((int(pid), m, sig, len(self.entries) - 1))
+            ep.reveal_blobs += d["set"]
+            ep.pi = core.permutation(combined_key(ep.root, ep.reveals), ep.n)
+            ep.k_of_slot = inverse(ep.pi)
+            self.final[ep.e] = ep
+            if (ep.e, ep.a) not in self.round_epochs:
+                self.round_epochs.append((ep.e, ep.a))
+        elif k == "abort":
+            ep = self._ep(d)
+            ep.aborted = True
+            for pid in d["missing"]:
+                self.strikes[int(pid)] = self.strikes.get(int(pid), 0) + 1
+            if self.seat is not None and self.seat in d["missing"]:
+                out.append(("warn", f"the host says this seat missed the {d['stage']} deadline of epoch {ep.e}"))
+        elif k == "bench":
+            self.benched.add(int(d["seat"]))
+        elif k == "step":
+            out += self._step(d)
+        elif k == "close":
+            self.close = d
+            if not d["epochs"]:
+                out.append(("audit", self.round))
+        elif k == "open":
+            ep = self._ep(d)
+            slots = d["slots"]
+            if len(slots) != ep.n:
+                raise Unfair("commitment", f"epoch {ep.e}: {len(slots)} openings for {ep.n} slots")
+            sigma = []
+            for s, (salt, cid) in enumerate(slots):
+                self._check_opening(ep, s, salt, int(cid))
+                sigma.append(int(cid))
+            ep.sigma = sigma
+            assert self.close is not None
+            if all(self.epochs[(e, a)].sigma is not None for e, a in self.close["epochs"]):
+                out.append(("audit", self.round))
+        elif k == "verdict":
+            m, sig = d["m"], d["sig"]
+            seat = int(d["seat"])
+            md = unpack(m)
+            self.peer_blobs.append((seat, m, sig, len(self.entries) - 1))
+            out.append(("verdict", seat, bool(md.get("ok")), str(md.get("code", "")), str(md.get("why", "")),
+                        md.get("r")))
+        elif k == "note":
+            pass
+        else:
+            raise Unfair("protocol", f"unknown log entry kind {k!r}")
+        for rc in d.get("rc", ()):
+            self.peer_blobs.append((int(rc[0]), rc[1], rc[2], len(self.entries) - 1))
+        return out
+
+    def _match(self, d: dict[str, Any]) -> None:
+        if d["host"] != self.host_pub:
+            raise Unfair("signature", "the match header names another host key than the link's")
+        self.game_id = d["g"]
+        self.variant = d["variant"]
+        self.names = list(d["names"])
+        self.options = dict(d["options"])
+        self.keys = [k if k else None for k in d["keys"]]
+        self.deck = core.deck(self.variant, num_players=len(self.names), options=self.options)
+        self.replay = None
+        self.round = -1
+        self.peer_blobs = []
+        self.deliveries = []
+        self.rulings = []
+        self.epochs.clear()
+        self.final.clear()
+        self.strikes.clear()
+        self.benched.clear()
+        self.matches += 1
+
+    def _new_round(self, r: int) -> None:
+        self.round = r
+        self.steps = []
+        self.round_epochs = []
+        self.close = None
+        self.drawn = set()
+        self.public_ids = {}
+        self.mine = {}
+
+    def _ep(self, d: dict[str, Any]) -> EpochPublic:
+        ep = self.epochs.get((int(d["e"]), int(d["a"])))
+        if ep is None:
+            raise Unfair("protocol", f"an entry for epoch {d['e']} attempt {d['a']}, which was never committed")
+        return ep
+
+    def _key(self, pid: int) -> bytes | None:
+        if pid == HOST_PID:
+            return self.host_pub
+        if not 0 <= pid < len(self.keys):
+            raise Unfair("protocol", f"participant {pid} has no seat")
+        return self.keys[pid]
+
+    def _check_opening(self, ep: EpochPublic, slot: int, salt: bytes, cid: int) -> None:
+        if not 0 <= slot < ep.n:
+            raise Unfair("commitment", f"epoch {ep.e}: slot {slot} does not exist")
+        if not 0 <= cid < len(self.deck):
+            raise Unfair("deck", f"epoch {ep.e}: card id {cid} is not in the {self.variant} deck")
+        want = ep.commit(slot)
+        if slot_hash(self.game_id or b"", ep.e, ep.a, slot, salt, cid, self.deck[cid].notation) != want:
+            raise Unfair("commitment", f"epoch {ep.e}: {self.deck[cid]} (id {cid}) does not match the "
+                                       f"commitment to slot {slot}")
+
+    def _opening(self, o: Sequence[Any], what: str) -> int:
+        e, a, k, slot, salt, cid = int(o[0]), int(o[1]), int(o[2]), int(o[3]), o[4], int(o[5])
+        ep = self.final.get(e)
+        if ep is None or (ep.e, ep.a) != (e, a) or ep.pi is None:
+            raise Unfair("order", f"{what}: epoch {e} attempt {a} was never completed")
+        if not 0 <= k < ep.n or ep.pi[k] != slot:
+            raise Unfair("order", f"{what}: draw {k} of epoch {e} is slot "
+                                  f"{ep.pi[k] if 0 <= k < ep.n else '?'} by the agreed permutation, not slot {slot}")
+        self._check_opening(ep, slot, salt, cid)
+        return cid
+
+    def _step(self, d: dict[str, Any]) -> list[tuple[Any, ...]]:
+        if d["r"] != self.round:
+            raise Unfair("protocol", f"a step of round {d['r']} during round {self.round}")
+        for e, a, k, who in d["d"]:
+            ep = self.final.get(int(e))
+            if ep is None or (ep.e, ep.a) != (e, a) or not 0 <= k < ep.n:
+                raise Unfair("order", f"a draw from epoch {e} attempt {a}, which was not agreed")
+            if (e, a, k) in self.drawn:
+                raise Unfair("order", f"draw {k} of epoch {e} was dealt twice")
+            self.drawn.add((e, a, k))
+        for o in d["o"]:
+            cid = self._opening(o, "a card shown to the table")
+            if (int(o[0]), int(o[1]), int(o[2])) not in self.drawn:
+                raise Unfair("order", f"{self.deck[cid]} was shown before it was drawn")
+            self.public_ids[cid] = (int(o[0]), int(o[1]), int(o[2]))
+        intent = d.get("in")
+        if intent is not None and d["seat"] is not None:
+            self.peer_blobs.append((int(d["seat"]), intent[0], intent[1], len(self.entries) - 1))
+        self.steps.append(Step(int(d["i"]), int(d["v"]), d["seat"], bool(d["auto"]), d["a"], intent,
+                               d["d"], d["ev"]))
+        return []
+
+    # -- private messages ---------------------------------------------------------------------
+    def add_delivery(self, m: bytes, sig: bytes) -> list[list[Any]]:
+        """Check cards delivered to this seat; returns the receipt items ``[[e, a, k], ...]``."""
+        if not verify(self.host_pub or b"", sig, TAG_DELIVER, m):
+            raise Unfair("signature", "a card delivery is not signed by the host")
+        d = unpack(m)
+        if d.get("g") != self.game_id or d.get("seat") != self.seat or d.get("r") != self.round:
+            raise Unfair("delivery", "a card delivery meant for another seat, round or game")
+        self.deliveries.append((m, sig))
+        got = []
+        for o in d["cards"]:
+            cid = self._opening(o, "a card delivered to this hand")
+            key = (int(o[0]), int(o[1]), int(o[2]))
+            if key not in self.drawn:
+                raise Unfair("delivery", f"{self.deck[cid]} was delivered but the table never saw it drawn")
+            for other, where in self.mine.items():
+                if where[:2] == key[:2] and other == cid and where != key:
+                    raise Unfair("deck", f"{self.deck[cid]} (id {cid}) was delivered twice from epoch {key[0]}")
+            self.mine[cid] = key
+            got.append(list(key))
+        return got
+
+    def check_hand(self, hand: Sequence[dict[str, Any]]) -> None:
+        """Every card the host shows in this seat's hand was delivered and opened, face for face."""
+        for c in hand:
+            cid = c.get("id")
+            if not isinstance(cid, int) or not 0 <= cid < len(self.deck):
+                raise Unfair("delivery", f"a card that is not in the deck appeared in this hand: {c}")
+            card = self.deck[cid]
+            if (c.get("color"), c.get("rank")) != card.face:
+                raise Unfair("delivery", f"card id {cid} is {card} in the deck but shown as "
+                                         f"{core.notation(c.get('color'), str(c.get('rank')))}")
+            if cid not in self.mine and cid not in self.public_ids:
+                raise Unfair("delivery", f"{card} (id {cid}) is in this hand but was never delivered "
+                                         "with a commitment that opens")
+
+    def add_ruling(self, m: bytes, sig: bytes) -> None:
+        """A challenge ruling shown to the challenger and the challenged: check it against the hand."""
+        if not verify(self.host_pub or b"", sig, TAG_RULING, m):
+            raise Unfair("signature", "a challenge ruling is not signed by the host")
+        d = unpack(m)
+        if d.get("g") != self.game_id:
+            raise Unfair("ruling", "a ruling for another game")
+        self.rulings.append((m, sig))
+        ids = [self._opening(o, "a card of the challenged hand") for o in d["cards"]]
+        color = d["color"]
+        guilty = any(self.deck[i].color == color for i in ids)
+        if guilty != bool(d["guilty"]):
+            held = [str(self.deck[i]) for i in ids if self.deck[i].color == color]
+            raise Unfair("ruling", f"the host ruled the Wild Draw Four challenge "
+                                   f"{'guilty' if d['guilty'] else 'innocent'}, but the hand shown "
+                                   + (f"holds {', '.join(held)} of the colour in play ({color})" if held
+                                      else f"holds no {color} card"))
+        step = next((s for s in reversed(self.steps) if s.index == d["i"]), None)
+        if step is not None:
+            told = [ev.get("reason") for ev in step.events if ev.get("kind") == "challenge"]
+            if told and (told[0] == "guilty") != guilty:
+                raise Unfair("ruling", f"the table was told the challenge was {told[0]}, but the hand says otherwise")
+
+    # -- truncation (a host that restarted from its save) ---------------------------------------
+    def rebuilt(self, length: int) -> "Ledger":
+        """A fresh ledger fed with the first ``length`` entries (and the private messages before them)."""
+        fresh = Ledger(self.host_pub, seat=self.seat, me=self.me, verify_live=self.verify_live)
+        for e, sig in self.entries[:length]:
+            fresh.add_entry(e, sig)
+        for m, sig in self.deliveries:
+            if unpack(m).get("i", 0) < length:
+                try:
+                    fresh.add_delivery(m, sig)
+                except Unfair:
+                    pass
+        return fresh
+
+    # -- the audit ----------------------------------------------------------------------------
+    def audit_round(self) -> None:
+        """Check the round just closed, in full; raises :class:`Unfair` at the first failure."""
+        close = self.close
+        if close is None:
+            raise Unfair("protocol", "the round was not closed")
+        # Every signature a peer made, as copied into the log.
+        for seat, m, sig, i in self.peer_blobs:
+            key = self.host_pub if seat is None else self._key(seat)
+            if key is None or not verify(key, sig, TAG_PEER, m):
+                who = "the host" if seat is None else f"seat {seat}"
+                raise Unfair("signature", f"log entry {i}: a message of {who} is not signed by {who}")
+            md = unpack(m)
+            if md.get("g") != self.game_id:
+                raise Unfair("signature", f"log entry {i}: a signed message from another game")
+            if md.get("h") not in self.hashes[:i] and md.get("h") != ZERO:
+                raise Unfair("chain", f"log entry {i}: a signed message quotes a log head that never existed")
+        self.peer_blobs = []
+        last_n: dict[int, int] = {}
+        for step in self.steps:
+            if step.intent is not None:
+                md = unpack(step.intent[0])
+                seat = step.seat
+                if md.get("k") != "intent" or md.get("seat") != seat or md.get("act") != step.action:
+                    raise Unfair("signature", f"step {step.index}: the action does not match the signed intent")
+                if md["n"] <= last_n.get(seat, -1):
+                    raise Unfair("replay", f"step {step.index}: seat {seat}'s intent was replayed")
+                last_n[seat] = md["n"]
+            elif step.action is not None and not step.auto and step.seat is not None \
+                    and self._key(int(step.seat)) is not None:
+                raise Unfair("signature", f"step {step.index}: seat {step.seat}'s move carries no signed intent")
+        # The engine, replayed over the log with the committed and permuted decks.
+        source = ReplaySource(self)
+        steps = list(self.steps)
+        if not steps or steps[0].seat is not None or steps[0].action is not None:
+            raise Unfair("protocol", "the round does not begin with its deal")
+        try:
+            if self.replay is None:
+                game = core.new_game(self.variant, list(self.names), options=dict(self.options), source=source)
+                events = game.deal_events
+                self.replay = game
+            else:
+                game = self.replay
+                game.source = source
+                events = game.next_round()
+        except IllegalAction as ex:
+            raise Unfair("replay", f"the rules refuse to deal round {self.round + 1}: {ex}") from None
+        self._compare(steps[0], events, game)
+        for step in steps[1:]:
+            try:
+                act = Action.from_dict(step.action or {})
+                events = game.apply(int(step.seat if step.seat is not None else -1), act)
+            except (IllegalAction, ValueError) as ex:
+                raise Unfair("replay", f"step {step.index}: the rules refuse seat {step.seat}'s "
+                                       f"{step.action}: {ex}") from None
+            self._compare(step, events, game)
+        if not game.over:
+            raise Unfair("replay", "the round was closed but the rules say it goes on")
+        if list(close["scores"]) != list(game.scores) or close["winner"] != game.winner or \
+                close["points"] != game.last_points:
+            raise Unfair("replay", f"the host scored the round {close['scores']} (winner {close['winner']}), "
+                                   f"the rules score it {game.scores} (winner {game.winner})")
+        # Every card delivered to this seat sits where the committed deck puts it.
+        for m, _sig in self.deliveries:
+            d = unpack(m)
+            if d.get("r") != self.round:
+                continue
+            for o in d["cards"]:
+                ep = self.final[int(o[0])]
+                assert ep.sigma is not None
+                if ep.sigma[int(o[3])] != int(o[5]):
+                    raise Unfair("delivery", f"a delivered card is not the one committed to its slot")
+        self.deliveries = [x for x in self.deliveries if unpack(x[0]).get("r") != self.round]
+        self.audited.append(self.round)
+
+    def _compare(self, step: Step, events: list[core.Event], game: core.Game) -> None:
+        public = [ev.view(None).to_dict() for ev in events]
+        if public != step.events:
+            mine = _first_diff(public, step.events)
+            raise Unfair("ruling" if "challenge" in mine else "replay",
+                         f"step {step.index}: the host announced {mine[1]} but the rules give {mine[0]}")
+        if game.version != step.version:
+            raise Unfair("replay", f"step {step.index}: state version {step.version} announced, "
+                                   f"{game.version} by the rules")
+        # Each draw the host announced is the card the committed, permuted deck puts there.
+        for e, a, k, who in step.draws:
+            ep = self.final[int(e)]
+            if ep.sigma is None or ep.pi is None:
+                raise Unfair("commitment", f"epoch {e} was not opened at the end of the round")
+            cid = ep.sigma[ep.pi[int(k)]]
+            if who >= 0 and game.card(cid) not in game.hands[who] and not _shown(cid, public):
+                raise Unfair("order", f"step {step.index}: draw {k} of epoch {e} ({self.deck[cid]}) went to "
+                                      f"seat {who} by the host's word but not by the rules")
+
+
+def _shown(cid: int, public: list[dict[str, Any]]) -> bool:
+    return any(c.get("id") == cid for ev in public for c in ev.get("cards", ()))
+
+
+def _first_diff(ours: list[Any], theirs: list[Any]) -> tuple[str, str]:
+    for a, b in zip(ours, theirs):
+        if a != b:
+            return _event_words(a), _event_words(b)
+    if len(ours) != len(theirs):
+        return f"{len(ours)} events", f"{len(theirs)} events"
+    return "?", "?"
+
+
+def _event_words(ev: dict[str, Any]) -> str:
+    parts = [ev.get("kind", "?")]
+    for key in ("player", "target", "reason", "color", "count", "points"):
+        if key in ev:
+            parts.append(f"{key}={ev[key]}")
+    if ev.get("cards"):
+        parts.append("cards=" + ",".join(core.notation(c["color"], c["rank"]) for c in ev["cards"]))
+    return " ".join(map(str, parts))
+
+
+class ReplaySource:
+    """The audit's deck source: each epoch's order from its opened slots and agreed permutation."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def shuffle(self, items: Sequence[Card], epoch: int) -> list[Card]:
+        ep = self.ledger.final.get(epoch)
+        if ep is None:
+            raise Unfair("replay", f"replayed with the agreed decks, the rules need a shuffle (epoch {epoch}) "
+                                   "the host never ran: the host's game did not follow the agreed deck")
+        if ep.sigma is None or ep.pi is None:
+            raise Unfair("commitment", f"epoch {epoch} was not opened at the end of the round")
+        want = sorted(c.id for c in items)
+        got = sorted(ep.sigma)
+        if want != got:
+            deck = self.ledger.deck
+            extra = _multiset_minus(got, want)
+            missing = _multiset_minus(want, got)
+            what = "the full deck" if epoch == 0 or len(want) == len(deck) else "the cards the rules reshuffle here"
+            raise Unfair("deck", f"epoch {epoch}: the committed cards are not {what}"
+                                 + (f"; extra: {_cards_word(extra, deck)}" if extra else "")
+                                 + (f"; missing: {_cards_word(missing, deck)}" if missing else ""))
+        by_id = {c.id: c for c in items}
+        return [by_id[i] for i in engine_order(ep.sigma, ep.pi)]
+
+
+def _multiset_minus(a: list[int], b: list[int]) -> list[int]:
+    left = list(b)
+    out = []
+    for x in a:
+        if x in left:
+            left.remove(x)
+        else:
+            out.append(x)
+    return out

@@ -1,0 +1,410 @@
+"""The network screens over real loopback sockets: join, the lobby, a round by keys, chat, spectators, hosting.
+
+Nothing is mocked: every host listens on 127.0.0.1 and every screen talks to
+it through a real :class:`net.Client`. Tests read the session to decide
+which key to press, but act only through ``pilot.press``, as a person would.
+Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any, Callable
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from net import BotClient, Client
+from net.discovery import Found
+from net.testing import card_ids, start_host
+from uno_tui.netplay.app import NetApp
+from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
+from uno_tui.netplay.table import NetTableScreen
+from uno_tui.screens import ColorPicker, RoundOverScreen
+from uno_tui.widgets import GameLog, HandView, PlayersView
+
+SIZE = (110, 36)
+
+
+@pytest.fixture(autouse=True)
+def _private_state(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remembered seat tokens go to a temporary directory, not the real home."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+
+
+# -- helpers --------------------------------------------------------------------------
+async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, what: str = "") -> Any:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        value = cond()
+        if value:
+            return value
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what or cond}")
+
+
+def at_table(app: NetApp) -> bool:
+    """The network table is on screen and drawn (pushing it is not enough: it mounts a moment later)."""
+    table = app.table
+    return isinstance(app.screen, NetTableScreen) and table is app.screen and table.obs is not None \
+        and bool(table.query("#hand-panel"))
+
+
+def shown(widget: Any) -> str:
+    """What a widget shows, as plain text."""
+    content = widget.content if isinstance(widget, Static) else widget.render()
+    if isinstance(content, str):
+        return content
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(content)
+    return console.export_text()
+
+
+def log_text(screen: NetTableScreen) -> str:
+    return "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
+
+
+def notifications(app: NetApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def select(pilot: Pilot, hand: HandView, card_id: int) -> None:
+    ids = [c["id"] for c in hand.cards]
+    steps = (ids.index(card_id) - hand.selected) % len(ids)
+    if steps <= len(ids) // 2:
+        await pilot.press(*["right"] * steps)
+    else:
+        await pilot.press(*["left"] * (len(ids) - steps))
+    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
+
+
+async def take_turn(pilot: Pilot, app: NetApp) -> None:
+    """A sensible move made with keys only; returns once the host has answered."""
+    assert app.session is not None and app.table is not None
+    obs = app.session.observation()
+    legal = obs["legal"]
+    kinds = {a["kind"] for a in legal}
+    before = obs["version"]
+    answered = len(app.session.received)
+    if "catch" in kinds:
+        await pilot.press("x")
+    elif obs["phase"] == "challenge":
+        await pilot.press("d")
+    else:
+        plays = [a for a in legal if a["kind"] == "play"]
+        if not plays:
+            await pilot.press("d" if "draw" in kinds else "p")
+        else:
+            play = next((a for a in plays if a.get("color") is None), plays[0])
+            if "uno" in kinds:
+                await pilot.press("u")
+            await select(pilot, app.table.query_one(HandView), play["card"])
+            await pilot.press("enter")
+            if play.get("color") is not None:
+                await until(pilot, lambda: isinstance(app.screen, ColorPicker), 2, "the colour picker")
+                await pilot.press(play["color"][0])
+    await until(pilot, lambda: app.session.observation()["version"] > before or len(app.session.received) > answered,
+                3, "the host's answer")
+
+
+async def my_turn_or_over(pilot: Pilot, app: NetApp, timeout: float = 10.0) -> dict[str, Any]:
+    assert app.session is not None
+
+    def ready() -> dict[str, Any] | None:
+        obs = app.session.observation()
+        if obs["over"]:
+            return obs
+        if isinstance(app.screen, NetTableScreen) and any(a["kind"] in ("play", "draw", "pass", "catch")
+                                                          for a in obs.get("legal", ())):
+            # catches and my own turn
+            if obs["current"] == obs["me"] or any(a["kind"] == "catch" for a in obs["legal"]):
+                return obs
+        return None
+
+    return await until(pilot, ready, timeout, "my turn")
+
+
+async def play_round(pilot: Pilot, app: NetApp, moves: int = 300) -> dict[str, Any]:
+    for _ in range(moves):
+        obs = await my_turn_or_over(pilot, app)
+        if obs["over"]:
+            return obs
+        await take_turn(pilot, app)
+    raise AssertionError("the round did not end")
+
+
+def assert_only_own_cards(updates: Any, me: int | None) -> None:
+    """No update shows a card that was in someone else's hand (spectators: in anyone's hand)."""
+    assert updates
+    for m in updates:
+        obs = m["obs"]
+        assert obs["me"] == me
+        if obs["over"]:
+            continue  # the hands are shown openly once the round is over
+        assert "hands" not in obs
+        if me is None:
+            assert "hand" not in obs and "legal" not in obs
+        mine = {c["id"] for c in obs.get("hand", ())}
+        public = {c["id"] for c in obs["discard"]}
+        for e in m["events"]:
+            if e["kind"] in ("play", "start", "return"):
+                public |= {c["id"] for c in e.get("cards", [])}
+            elif e["kind"] == "draw" and e.get("player") == me and me is not None:
+                mine |= {c["id"] for c in e.get("cards", [])}  # drawn and maybe played at once
+            else:
+                assert not e.get("cards") or (me is not None and me in e.get("visible_to", [])), e
+        shown = set(card_ids({"events": m["events"], "obs": obs}))
+        assert shown <= mine | public, (shown - mine - public)
+
+
+# -- joining a headless host -----------------------------------------------------------
+async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
+    host = await start_host(seats=2, bots=1, rounds=1, seed=11, name="Table")
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            assert isinstance(app.screen, LobbyScreen)
+            seats = shown(app.screen.query_one("#lobby-seats"))
+            assert "Ann (you)" in seats and "not ready" in seats and "bot" in seats
+            assert "Press r" in shown(app.screen.query_one("#lobby-status"))
+            await pilot.press("r")
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            final = await play_round(pilot, app)
+            assert final["over"] and final["me"] == 0
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            assert_only_own_cards(app.session.received, app.session.me)
+            log = log_text(app.table)
+            assert "Round 1" in log and ("You play" in log or "You draw" in log)
+            assert host.rounds_played == 1
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+async def test_a_spectator_sees_the_public_table_and_no_hand() -> None:
+    host = await start_host(seats=3, bots=3, rounds=1, seed=5, bot_delay=0.01)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Watcher", spectate=True, pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            # A table of bots starts as soon as someone is there to watch.
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            table = app.table
+            assert table is not None and app.session is not None and app.session.me is None
+            assert table.query_one("#hand-panel").border_title.startswith("Watching")
+            assert not table.query_one(HandView).cards
+            await pilot.press("d")  # a spectator's key does nothing but explain
+            await until(pilot, lambda: any("spectators cannot play" in m for m in notifications(app)), 2)
+            await until(pilot, lambda: app.session.observation()["over"], 10, "the end of the round")
+            assert_only_own_cards(app.session.received, None)
+            log = log_text(table)
+            assert "You " not in log and " plays " in log
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+async def _next(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            m = await client.messages.get()
+            if m["type"] == kind and (pred is None or pred(m)):
+                return m
+
+
+async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> None:
+    host = await start_host(seats=3, bots=1, rounds=1, seed=7, bot_delay=0.05, grace=0.3)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    bo = Client(("127.0.0.1", host.port), "Bo", reconnect=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await bo.connect()
+            # Lobby chat, both ways.
+            await pilot.press("t")
+            await pilot.press(*"hi all", "enter")
+            chat = await _next(bo, "chat")
+            assert chat["from"] == "Ann" and chat["text"] == "hi all"
+            await bo.chat("hello Ann")
+            lobby_chat = app.lobby_screen.query_one("#lobby-chat")
+            await until(pilot, lambda: any("<Bo> hello Ann" in s.text for s in lobby_chat.lines), 3, "Bo's line")
+            # Both ready: the game starts and the table opens.
+            await pilot.press("r")
+            await bo.ready()
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            table = app.table
+            assert table is not None
+            # Chat at the table: t opens the line, the keys type into it (not into the game).
+            before = app.session.observation()["version"]
+            await pilot.press("slash")
+            await pilot.press(*"good luck d", "enter")
+            chat = await _next(bo, "chat", lambda m: m["from"] == "Ann")
+            assert chat["text"] == "good luck d"
+            assert not any(m["kind"] == "draw" and m.get("player") == 0 for u in list(app.session.received)
+                           if u["obs"]["version"] > before for m in u["events"] if m.get("reason") == "turn")
+            await bo.chat("thanks")
+            await until(pilot, lambda: "<Bo> thanks" in log_text(table), 3, "Bo's line at the table")
+            # Bo's link drops: the table says Bo is away, then that a bot plays for Bo.
+            bo.kill_link()
+            await until(pilot, lambda: "Bo lost the link" in log_text(table), 5, "Bo away")
+            players = table.query_one(PlayersView)
+            assert "Bo away" in str(players.border_subtitle)
+            await until(pilot, lambda: "bot plays for them" in log_text(table), 5, "the stand-in")
+            assert any("a bot plays" in label for label in players.labels)
+    finally:
+        await bo.close()
+        await app.shutdown()
+        await host.close()
+
+
+async def test_the_link_lost_and_restored_is_shown_and_a_closed_terminal_rejoins() -> None:
+    host = await start_host(seats=2, bots=1, seed=2, bot_delay=0.05)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            assert app.client is not None and app.table is not None
+            app.client.kill_link()
+            await until(pilot, lambda: "link to the host was lost" in log_text(app.table), 5, "lost")
+            await until(pilot, lambda: "link to the host is back" in log_text(app.table), 5, "restored")
+            await until(pilot, lambda: "-lost" not in app.table.query_one("#net-bar").classes, 2)
+            assert app.session is not None and app.session.me == 0 and app.session.observation()["hand"]
+        # The terminal is closed; the same player starts join again and gets the seat and hand back.
+        await app.shutdown()
+        again = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: at_table(again), 5, "the table again")
+            assert again.session is not None and again.session.me == 0
+            assert again.session.observation()["me"] == 0 and again.session.observation()["hand"]
+        await again.shutdown()
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+@pytest.mark.parametrize("found", [True, False])
+async def test_join_without_an_address_lists_lan_tables_or_asks_for_one(found: bool) -> None:
+    host = await start_host(seats=2, bots=1, auto_start=False, name="Den")
+
+    async def browse(timeout: float) -> tuple[list[Found], str]:
+        # Multicast stays off in tests; the table "found" is the real loopback host.
+        if found:
+            table = Found("Den on box", "127.0.0.1", host.port, {"variant": "classic", "seats": "2"})
+            return [table], "found 1 table(s)"
+        return [], "no table found on the LAN (multicast may be blocked on this network): give the host's address"
+
+    app = NetApp(name="Ann", pacing=(0.0, 0.0), browse=browse)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 2)
+            screen = app.screen
+            status = screen.query_one("#browse-status")
+            if found:
+                await until(pilot, lambda: "Den on box" in str(screen.query_one("#found").get_option_at_index(0).prompt)
+                            if screen.found else False, 5, "the list")
+                await pilot.press("enter")
+            else:
+                await until(pilot, lambda: "no table found" in shown(status), 5, "the explanation")
+                await pilot.press("1", "2", "7", ".", "0", ".", "0", ".", "1", ":", *str(host.port), "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None
+                        and app.session.lobby is not None, 5, "the lobby")
+            assert "Den's table" in shown(app.screen.query_one("#lobby-title"))
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+async def test_a_wrong_address_is_explained_and_can_be_corrected() -> None:
+    host = await start_host(seats=2, bots=1, auto_start=False, password="pw")
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 5, "the connect screen")
+            screen = app.screen
+            await until(pilot, lambda: "password" in shown(screen.query_one("#connect-error")).lower(), 3)
+            await until(pilot, lambda: screen.focused is screen.query_one("#password"), 2, "the password box")
+            await pilot.press("p", "w", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None, 5)
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+# -- hosting from the screen ----------------------------------------------------------------
+async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -> None:
+    from net import Host, HostConfig
+
+    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=21, bot_delay=0.0, heartbeat=1.0))
+    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    watcher = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            screen = app.lobby_screen
+            assert "uno-tui join 127.0.0.1:" in app.where
+            assert app.session.me == 0 and app.session.is_host
+            await until(pilot, lambda: app.session.ready, 3, "the host's own seat ready")
+            await pilot.press("s")  # seats are open: the host is told why not
+            await until(pilot, lambda: any("every seat needs" in m.lower() for m in notifications(app)), 2)
+            await pilot.press("b")
+            await until(pilot, lambda: all(s["kind"] != "open" for s in app.session.lobby["seats"]), 3)
+            assert "s starts" in shown(screen.query_one("#lobby-status"))
+            watcher = Client(("127.0.0.1", host.port), "Eve", spectate=True)
+            await watcher.connect()
+            await pilot.press("s")
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            final = await play_round(pilot, app)
+            assert final["over"] and host.phase == "round_over"
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            await pilot.press("n")  # the host deals the next round for everyone
+            await until(pilot, lambda: isinstance(app.screen, NetTableScreen)
+                        and not app.session.observation()["over"], 5, "round 2")
+            assert app.session.observation()["round"] == 1 and host.phase == "playing"
+            assert "Round 2" in log_text(app.table)
+            spectated = await _next(watcher, "update", lambda m: m["obs"]["round"] == 1)
+            assert "hand" not in spectated["obs"]
+    finally:
+        if watcher is not None:
+            await watcher.close()
+        await app.shutdown()
+    assert host._server is not None and not host._server.is_serving()
+
+
+async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
+    from net import Host, HostConfig
+
+    # A match to 1 point ends with its first round; the seats come back for the rematch.
+    # The host's own turns are left to the turn timer (a bot plays them): the keys were tested above.
+    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=4, bot_delay=0.0, heartbeat=1.0,
+                           options={"target_score": 1}, turn_timer=0.02))
+    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    bot = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
+            bot_run = asyncio.ensure_future(bot.run())
+            await until(pilot, lambda: host.can_start(), 5, "Rob seated")
+            await pilot.press("s")
+            await until(pilot, lambda: app.table is not None and app.client.observation is not None
+                        and app.session.observation()["over"], 20, "the end of the match")
+            assert app.session.observation()["match_over"] and host.phase == "finished"
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the match's summary")
+            await until(pilot, lambda: app.client is not None and app.client.connected and app.client.ended is None,
+                        5, "the host's seat back after the end")
+            await pilot.press("r")
+            # (The timer plays the rematch's turns for the host too: it may be over again soon.)
+            await until(pilot, lambda: "New match · Round 1" in log_text(app.table), 5, "the rematch")
+            assert host.match == 1 and host.game is not None and host.game.round == 0
+            await asyncio.wait_for(bot_run, 0.1) if bot_run.done() else None
+    finally:
+        await app.shutdown()
+        if bot is not None:
+            await bot.client.close()

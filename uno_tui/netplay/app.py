@@ -1,0 +1,443 @@
+"""The network app: ``uno-tui join`` and the interactive ``uno-tui host``.
+
+One :class:`NetApp` holds one :class:`net.Client` (and, when hosting, the
+:class:`net.Host` itself, running on Textual's own asyncio loop). A single
+worker pumps ``client.messages`` and routes each message:
+
+* ``lobby``  → :class:`~.session.NetSession` and the lobby screen (and the table's seat labels);
+* ``update`` → the session, then the table: the first one opens
+  :class:`~.table.NetTableScreen`, later ones go to its ``host_update``;
+* ``chat``   → the lobby's chat and the table's log;
+* ``reject`` / ``error`` → a notification;
+* ``link``   → "link lost / restored" on the screens;
+* ``end``    → the match is over; the seat comes back (with its token) so a
+  rematch the host deals reaches it.
+
+The host's own player joins over loopback with the token of a seat reserved
+for them (:meth:`net.Host.reserve_seat`), exactly as anyone else does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import logging
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.worker import Worker
+
+from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
+from net import discovery
+
+from ..narration import humanize_error
+from .lobby import Browse, ConnectScreen, LobbyScreen
+from .seats import forget_token, load_token, save_token
+from .session import NetSession
+from .table import NetTableMixin, net_table_screen
+
+log = logging.getLogger("uno_tui.netplay")
+
+WILDCARDS = ("0.0.0.0", "", "::")
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = ""
+    return (name or "Player").capitalize()[:24]
+
+
+class NetApp(App[int]):
+    """A seat (or a spectator's chair) at a network table; with ``host``, the table too."""
+
+    CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
+    TITLE = "uno-tui"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
+
+    def __init__(
+        self,
+        *,
+        address: str | None = None,
+        name: str | None = None,
+        password: str | None = None,
+        spectate: bool = False,
+        host: Host | None = None,
+        bind: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        mdns: bool = True,
+        transcript: str | None = None,
+        browse: Browse | None = discovery.browse,
+        pacing: tuple[float, float] = (0.6, 0.9),
+    ) -> None:
+        super().__init__()
+        self.address = address
+        self.player_name = name or default_name()
+        self.password = password
+        self.spectate = spectate
+        self.host = host
+        self.bind_address = bind
+        self.port = port
+        self.mdns = mdns
+        self.transcript = transcript
+        self.browse = browse
+        self.pacing = pacing
+        self.client: Client | None = None
+        self.session: NetSession | None = None
+        self.lobby_screen = LobbyScreen()
+        self.table: NetTableMixin | None = None
+        self.notes: list[str] = []
+        """Lines for the lobby's log before it is shown (the host's address, discovery)."""
+        self.where = ""
+        self.advertisement: discovery.Advertisement | None = None
+        self._pump: Worker[None] | None = None
+        self._match_ended = False
+        self._shut = False
+
+    # -- start ---------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        if self.host is None and self.address is None:
+            return ConnectScreen(self.browse)
+        return self.lobby_screen
+
+    def on_mount(self) -> None:
+        if self.host is not None:
+            self.run_worker(self._start_hosting(), group="connect")
+        elif self.address is not None:
+            self.where = f"connecting to {self.address}…"
+            self.connect_to(self.address, password=self.password)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+        if self.lobby_screen.is_mounted:
+            self.lobby_screen.add_note(text)
+        if self.table is not None and self.table.is_mounted:
+            self.table.add_note(text)
+
+    # -- joining -----------------------------------------------------------------------------
+    def connect_to(self, address: str, *, password: str | None = None) -> None:
+        self.run_worker(self._connect(address, password), exclusive=True, group="connect")
+
+    async def _connect(self, address: str, password: str | None) -> None:
+        password = password if password is not None else self.password
+        try:
+            client = Client(address, self.player_name, password=password, spectate=self.spectate)
+            # A seat this player held at this table before (the terminal was closed): take it back.
+            token = None if self.spectate else load_token(client.address, self.player_name)
+            try:
+                client.token = token
+                await client.connect()
+            except Refused as e:
+                if token is None or e.code != "token":
+                    raise
+                forget_token(client.address, self.player_name)  # a table since gone: join as anyone does
+                client = Client(address, self.player_name, password=password, spectate=self.spectate)
+                await client.connect()
+        except Refused as e:
+            reason = e.reason
+            if e.code == "started" and not self.spectate and "spectate" not in reason:
+                reason += " (uno-tui join --spectate)"
+            self._connect_failed(address, reason, password=e.code == "password")
+            return
+        except ValueError as e:
+            self._connect_failed(address, str(e))
+            return
+        except (OSError, asyncio.TimeoutError) as e:
+            why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+            self._connect_failed(address, f"cannot reach {address}: {why}")
+            return
+        except Exception as e:  # a handshake that failed some other way (a bad frame, a bad key...)
+            log.info("joining %s failed", address, exc_info=True)
+            self._connect_failed(address, f"could not join {address}: {e or type(e).__name__}")
+            return
+        if client.token is not None:
+            save_token(client.address, self.player_name, client.token)
+        self.where = f"at {client.address}"
+        await self._attach(client)
+
+    def _connect_failed(self, address: str, reason: str, *, password: bool = False) -> None:
+        reason = reason[:1].upper() + reason[1:]
+        if isinstance(self.screen, ConnectScreen):
+            self.screen.show_error(reason, password=password)
+            self.screen.set_status("Type the host's address (host or host:port) and press enter.")
+        else:
+            self.push_screen(ConnectScreen(None, address=address, error=reason, ask_password=password))
+
+    async def _attach(self, client: Client) -> None:
+        """A connected client: a session over it, the lobby on screen, the pump running."""
+        self.client = client
+        self.session = NetSession(client, host=self.host, on_problem=self._problem)
+        if self.lobby_screen in self.screen_stack:  # under the connect screen that was shown after a failure
+            while self.screen is not self.lobby_screen:
+                await self.pop_screen()
+            self.lobby_screen.refresh_lobby()
+        else:
+            await self.push_screen(self.lobby_screen)
+        self._pump = self.run_worker(self._pump_messages(client), group="pump")
+
+    def _problem(self, text: str) -> None:
+        self.notify(text[:1].upper() + text[1:], title="Not sent", severity="warning", timeout=4)
+
+    # -- hosting ---------------------------------------------------------------------------------
+    async def _start_hosting(self) -> None:
+        host = self.host
+        assert host is not None
+        try:
+            _, port = await host.start(self.bind_address, self.port)
+        except OSError as e:
+            self.exit(1, 1, f"uno-tui host: cannot listen on {self.bind_address}:{self.port}: {e.strerror or e}")
+            return
+        if self.transcript:
+            host.listeners.append(self._write_transcript)
+        shown = discovery.local_ip() if self.bind_address in WILDCARDS else self.bind_address
+        self.where = f"players join with: uno-tui join {shown}:{port}"
+        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {shown}:{port}")
+        if self.mdns:
+            self.run_worker(self._advertise(port), group="mdns")
+        token = next((s.token for s in host.seats if s.reserved and s.token), None)  # a resumed game
+        if token is None:
+            try:
+                token = host.reserve_seat(self.player_name)
+            except ValueError:
+                self.exit(2, 2, "uno-tui host: every seat went to a bot; leave one for yourself (--bots < --seats)")
+                return
+        loop_addr = "::1" if self.bind_address == "::" else "127.0.0.1" if self.bind_address in WILDCARDS \
+            else self.bind_address
+        client = Client((loop_addr, port), self.player_name, password=host.config.password, token=token)
+        try:
+            await client.connect()
+            await client.ready(True)
+        except Exception as e:
+            self.exit(1, 1, f"uno-tui host: the host's own seat could not join: {e}")
+            return
+        await self._attach(client)
+
+    async def _advertise(self, port: int) -> None:
+        assert self.host is not None
+        ad, note = await discovery.advertise(self.host.config.name, port, properties={
+            "variant": self.host.config.variant, "seats": str(self.host.config.seats)})
+        self.advertisement = ad
+        self.note(note[:1].upper() + note[1:] + ".")
+
+    def _write_transcript(self, kind: str, data: dict[str, Any]) -> None:
+        host = self.host
+        if kind == "end" and self.transcript and host is not None and host.record and host.game:
+            try:
+                host.record.write_json(self.transcript, list(host.game.scores), host.game.match_winner)
+                self.note(f"The record is written to {self.transcript}.")
+            except OSError as e:
+                self.note(f"Could not write the record to {self.transcript}: {e}")
+
+    # -- the host's messages ---------------------------------------------------------------------
+    async def _pump_messages(self, client: Client) -> None:
+        while True:
+            msg = await client.messages.get()
+            if client is not self.client or self._shut or not self.is_running:
+                return
+            try:
+                await self._handle(msg)
+            except Exception:
+                if self.is_running and not self._shut:
+                    log.exception("handling %s failed", msg.get("type"))
+
+    async def _handle(self, msg: dict[str, Any]) -> None:
+        session = self.session
+        assert session is not None
+        kind = msg["type"]
+        table = self.table if self.table is not None and self.table.is_mounted else None
+        if kind == "lobby":
+            session.absorb_lobby(msg)
+            if self.lobby_screen.is_mounted:
+                self.lobby_screen.refresh_lobby()
+            if table is not None:
+                table.lobby_changed(msg)
+        elif kind == "update":
+            events = session.absorb_update(msg)
+            if any(e.kind == "deal" for e in events):
+                self._match_ended = False
+            if self.table is None:
+                table_screen = net_table_screen(session, pacing=self.pacing)
+                self.table = table_screen  # type: ignore[assignment]
+                await self.push_screen(table_screen)
+            elif table is not None:
+                table.host_update(events)
+        elif kind == "chat":
+            session.chat.append(msg)
+            if self.lobby_screen.is_mounted:
+                self.lobby_screen.add_chat(msg)
+            if table is not None:
+                table.add_chat(msg)
+        elif kind == "reject":
+            session.absorb_reject(msg)
+            me = session.me
+            text = humanize_error(msg["reason"], session.names, me) if me is not None else msg["reason"]
+            self.notify(text, title="Not now", severity="warning", timeout=4)
+        elif kind == "error":
+            self.notify(msg["reason"], title="The host says", severity="error" if msg["fatal"] else "warning",
+                        timeout=6)
+        elif kind == "link":
+            self._link(msg["state"], msg.get("reason", ""))
+        elif kind == "end":
+            self._ended(msg)
+        elif kind in ("fairness", "security", "audit", "verdict"):
+            self._checks(msg)
+
+    def _checks(self, msg: dict[str, Any]) -> None:
+        """What the client's own checks of the host found (the fair deal, the host's key)."""
+        kind, reason = msg["type"], str(msg.get("reason") or "")
+        if kind == "security":
+            self.notify(reason, title="Security", severity="warning", timeout=10)
+            self.note(f"Security: {reason}")
+        elif kind == "fairness":
+            self.notify(reason, title="The deal failed a check", severity="error", timeout=10)
+            self.note(f"Fair-deal check failed: {reason}")
+        elif kind == "audit" and msg.get("ok"):
+            self.note(f"Round {int(msg.get('round', 0)) + 1} audited: the deal was fair.")
+        elif kind == "audit":
+            self.notify(reason, title="The round's audit failed", severity="error", timeout=10)
+            self.note(f"Round {int(msg.get('round', 0)) + 1} failed its audit: {reason}")
+        elif kind == "verdict" and not msg.get("ok"):
+            self.note(f"{msg.get('name', 'A player')}'s audit of round {int(msg.get('round', 0)) + 1} "
+                      f"failed: {reason}")
+
+    def _link(self, state: str, reason: str) -> None:
+        if self._match_ended and state in ("lost", "gave_up"):
+            # After the match the host may close the table: that is no failure to retry.
+            if self.client is not None:
+                self.run_worker(self.client.close(), group="close")
+            state, reason = "gave_up", "the host has closed the table"
+        if state == "lost":
+            self.notify("The link to the host was lost: reconnecting…", severity="warning", timeout=4)
+        elif state == "restored":
+            self.notify("The link to the host is back.", timeout=3)
+        else:
+            self.notify(f"Disconnected: {reason}", severity="error", timeout=8)
+        if self.lobby_screen.is_mounted:
+            self.lobby_screen.link_changed(state, reason)
+        if self.table is not None and self.table.is_mounted:
+            self.table.link_changed(state, reason)
+
+    def _ended(self, msg: dict[str, Any]) -> None:
+        session = self.session
+        assert session is not None
+        self._match_ended = True
+        winner = msg["winner"]
+        who = session.names[winner] if winner is not None and winner < len(session.names) else None
+        if who is not None and winner == session.me:
+            who = "You"
+        text = ("The match is over" if msg["reason"] == "match_over" else "The rounds are played") + (
+            f": {who} {'win' if who == 'You' else 'wins'}." if who else ".")
+        self.note(text + (" Deal a rematch from the round's summary (r), or ctrl+q to close the table."
+                          if session.is_host else " The host may deal a rematch; ctrl+q leaves."))
+        self.run_worker(self._come_back(), group="connect")
+
+    async def _come_back(self) -> None:
+        """After ``end`` the client hangs up; take the seat back so a rematch reaches this screen."""
+        old = self.client
+        if old is None or self._shut:
+            return
+        await asyncio.sleep(0.5)
+        extra = {"fingerprint": old.expected_fp} if getattr(old, "expected_fp", None) else {}
+        client = Client((old.host, old.port), old.name, password=old.password, spectate=old.spectate,
+                        token=old.token, **extra)
+        try:
+            await client.connect()
+        except Exception:  # refused, unreachable, a failed handshake: the table is gone
+            self._match_ended = False
+            self._link("gave_up", "the host has closed the table")
+            return
+        if self._pump is not None:
+            self._pump.cancel()
+        assert self.session is not None
+        self.client = client
+        self.session.rebind(client)
+        self._pump = self.run_worker(self._pump_messages(client), group="pump")
+
+    # -- leaving ---------------------------------------------------------------------------------
+    async def action_quit(self) -> None:
+        await self.shutdown()
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Say goodbye, withdraw the advertisement, close the table (when hosting)."""
+        if self._shut:
+            return
+        self._shut = True
+        with contextlib.suppress(Exception):
+            if self.client is not None:
+                await asyncio.wait_for(self.client.close(), 2)
+        with contextlib.suppress(Exception):
+            if self.advertisement is not None:
+                await asyncio.wait_for(self.advertisement.close(), 3)
+        with contextlib.suppress(Exception):
+            if self.host is not None:
+                await asyncio.wait_for(self.host.close("the host has left the table"), 3)
+
+
+# -- the commands ----------------------------------------------------------------------------------
+def run_join(*, address: str | None = None, name: str | None = None, password: str | None = None,
+             spectate: bool = False, browse: Browse | None = discovery.browse) -> int:
+    """``uno-tui join [ADDRESS]``: the lobby, then the table; 0 when the player leaves."""
+    if address is not None:
+        from net import address as net_address
+
+        try:
+            split = getattr(net_address, "split_fingerprint", None)  # uno://host:port#fingerprint
+            net_address.parse_address(split(address)[0] if split else address)
+        except ValueError as e:
+            import sys
+
+            print(f"uno-tui join: {e}", file=sys.stderr)
+            return 2
+    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse)
+    app.run()
+    return app.return_code or 0
+
+
+def run_interactive_host(**opts: Any) -> int:
+    """``uno-tui host`` without ``--headless``: the table is served from this screen and its owner plays."""
+    import sys
+
+    from net.save import default_save_path
+
+    save_path = opts.get("save") or str(default_save_path())
+    port = opts.get("port")
+    try:
+        if opts.get("resume"):
+            host = Host.resume(save_path, grace=opts.get("grace", 30.0), turn_timer=opts.get("turn_timer"),
+                               bot_delay=opts.get("bot_delay", 0.5), heartbeat=opts.get("heartbeat", 5.0),
+                               auto_start=False, auto_next=False)
+            if opts.get("rounds") is not None:
+                host.config.rounds = opts["rounds"]
+            if port is None:
+                port = host.saved_port or DEFAULT_PORT
+        else:
+            seats, bots = opts.get("seats", 4), opts.get("bots", 0)
+            if bots >= seats:
+                raise ValueError(f"--bots {bots} leaves no seat for you at a table of {seats}; "
+                                 "use --headless to host without playing")
+            host = Host(HostConfig(
+                variant=opts.get("variant", "classic"), seats=seats, bots=bots, name=opts.get("name") or "Host",
+                password=opts.get("password"), options=opts.get("options") or {},
+                bot_level=opts.get("bot_level", "normal"), seed=opts.get("seed"), rounds=opts.get("rounds"),
+                auto_start=False, auto_next=False, bot_delay=opts.get("bot_delay", 0.5),
+                turn_timer=opts.get("turn_timer"), grace=opts.get("grace", 30.0),
+                heartbeat=opts.get("heartbeat", 5.0), save_path=save_path))
+    except (ValueError, OSError) as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return 2
+    app = NetApp(host=host, name=opts.get("name") or "Host", bind=opts.get("bind", "0.0.0.0"),
+                 port=DEFAULT_PORT if port is None else port, mdns=opts.get("mdns", True),
+                 transcript=opts.get("transcript"))
+    app.run()
+    return app.return_code or 0
+

@@ -1,0 +1,333 @@
+"""Before the game: finding a table (:class:`ConnectScreen`) and waiting at it (:class:`LobbyScreen`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from core import IllegalAction
+
+if TYPE_CHECKING:
+    from net.discovery import Found
+
+    from .app import NetApp
+
+Browse = Callable[[float], Awaitable[tuple[list["Found"], str]]]
+
+LOBBY_CSS = """
+ConnectScreen, LobbyScreen { align: center top; }
+#connect, #lobby { width: 100; max-width: 100%; height: 1fr; padding: 0 1; }
+#connect-title, #lobby-title { text-style: bold; color: $accent; padding: 1 0 0 0; }
+#browse-status, #lobby-where, #lobby-options { color: $text-muted; }
+#found { height: auto; max-height: 10; border: round $primary 60%; }
+#found.-empty { display: none; }
+#connect-error { color: $error; text-style: bold; height: auto; }
+#address, #password, #lobby-chat-input { margin: 1 0 0 0; }
+#password { display: none; }
+#password.-open { display: block; }
+#lobby-seats { border: round $primary 60%; height: auto; padding: 0 1; }
+#lobby-chat { border: round $primary 60%; height: 1fr; min-height: 4; }
+#lobby-status { text-style: bold; padding: 1 0 0 0; height: auto; }
+#lobby-status.-ready { color: $success; }
+#lobby-status.-lost { color: $error; }
+"""
+
+
+class ConnectScreen(Screen[None]):
+    """``uno-tui join`` with no address: tables found on the LAN, or an address typed in."""
+
+    DEFAULT_CSS = LOBBY_CSS
+    AUTO_FOCUS = "#address"
+    BINDINGS = [Binding("ctrl+r", "browse", "look again")]
+
+    def __init__(self, browse: Browse | None, *, address: str = "", error: str = "",
+                 ask_password: bool = False) -> None:
+        super().__init__()
+        self.ask_password = ask_password
+        self.browse = browse
+        self.address = address
+        self.error = error
+        self.found: list[Found] = []
+
+    @property
+    def net_app(self) -> "NetApp":
+        return self.app  # type: ignore[return-value]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.browse is not None if action == "browse" else True
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="connect"):
+            yield Static("Join a game of UNO", id="connect-title")
+            yield Static("", id="browse-status")
+            yield OptionList(id="found", classes="-empty")
+            yield Input(value=self.address, placeholder="the host's address, e.g. 192.168.1.20:7777",
+                        id="address")
+            yield Input(placeholder="this table's password", password=True, id="password")
+            yield Static(self.error, id="connect-error")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        if self.browse is not None and not self.address:
+            self.action_browse()
+        else:
+            self.set_status("Type the host's address (host or host:port) and press enter.")
+        if self.ask_password:
+            self.show_error(self.error, password=True)
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#browse-status", Static).update(text)
+
+    def show_error(self, text: str, *, password: bool = False) -> None:
+        self.query_one("#connect-error", Static).update(text)
+        box = self.query_one("#password", Input)
+        if password:
+            box.add_class("-open")
+            self.call_after_refresh(box.focus)  # once it is displayed
+
+    def action_browse(self) -> None:
+        if self.browse is None:
+            return
+        self.set_status("Looking for tables on the LAN…")
+        self.run_worker(self._browse(), exclusive=True, group="browse")
+
+    async def _browse(self) -> None:
+        assert self.browse is not None
+        found, note = await self.browse(3.0)
+        self.found = found
+        options = self.query_one("#found", OptionList)
+        options.clear_options()
+        for f in found:
+            props = f.properties
+            extra = " · ".join(x for x in (props.get("variant", ""),
+                                           f"{props['seats']} seats" if props.get("seats") else "") if x)
+            options.add_option(Option(f"{f.name}  ({f.address}{' · ' + extra if extra else ''})"))
+        options.set_class(not found, "-empty")
+        if found:
+            self.set_status(f"{note}: pick one with the arrows and enter, or type an address below.")
+            options.focus()
+            options.highlighted = 0
+        else:
+            self.set_status(note)
+            self.query_one("#address", Input).focus()
+
+    @on(OptionList.OptionSelected, "#found")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        found = self.found[event.option_index]
+        self.query_one("#address", Input).value = found.address
+        self._connect(found.address)
+
+    @on(Input.Submitted)
+    def _typed(self, event: Input.Submitted) -> None:
+        self._connect(self.query_one("#address", Input).value.strip())
+
+    def _connect(self, address: str) -> None:
+        if not address:
+            self.show_error("Type the host's address first.")
+            return
+        password = self.query_one("#password", Input).value or None
+        self.show_error("")
+        self.set_status(f"Connecting to {address}…")
+        self.net_app.connect_to(address, password=password)
+
+
+class LobbyScreen(Screen[None]):
+    """The seats, who is ready, the table's rules, and the chat, until the host deals."""
+
+    DEFAULT_CSS = LOBBY_CSS
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("r", "toggle_ready", "ready"),
+        Binding("t,slash", "open_chat", "chat", key_display="t"),
+        Binding("escape", "close_chat", "close chat", show=False),
+        Binding("b", "fill_bots", "bots fill the open seats"),
+        Binding("s", "start", "start the game"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost = ""
+
+    @property
+    def net_app(self) -> "NetApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static("", id="lobby-title")
+            yield Static("", id="lobby-where")
+            yield Static("", id="lobby-options")
+            yield Static("", id="lobby-seats")
+            yield RichLog(wrap=True, markup=False, highlight=False, id="lobby-chat")
+            yield Input(placeholder="t: chat · enter sends · escape closes", max_length=300, id="lobby-chat-input")
+            yield Static("", id="lobby-status")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#lobby-chat").border_title = "Chat"
+        self.query_one("#lobby-seats").border_title = "Seats"
+        self.query_one("#lobby-chat", RichLog).can_focus = False
+        for line in self.net_app.notes:
+            self.add_note(line)
+        session = self.net_app.session
+        for line in session.chat if session else ():
+            self.add_chat(line)
+        self.refresh_lobby()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        session = self.net_app.session
+        if action in ("fill_bots", "start"):
+            return session is not None and session.is_host
+        if action == "toggle_ready":
+            return session is not None and not session.spectator
+        return True
+
+    # -- drawing ----------------------------------------------------------------------
+    def refresh_lobby(self) -> None:
+        app = self.net_app
+        session = app.session
+        lobby = session.lobby if session else None
+        title = self.query_one("#lobby-title", Static)
+        where = self.query_one("#lobby-where", Static)
+        if session is None or lobby is None:
+            title.update("Connecting…")
+            where.update(app.where or "")
+            self._status("")
+            return
+        title.update(f"{lobby['host']}'s table · {lobby['variant']}" + (" · password" if lobby["password"] else ""))
+        where.update(app.where or f"at {session.client.address}")
+        # The rules that are on (a False or "none" house rule is simply the standard game).
+        opts = ", ".join(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
+                         for k, v in sorted(lobby["options"].items()) if v not in (False, None, "none"))
+        more = []
+        if lobby["rounds"] is not None:
+            more.append(f"{lobby['rounds']} round{'s' if lobby['rounds'] != 1 else ''}")
+        if lobby["turn_timer"]:
+            more.append(f"{lobby['turn_timer']:g} s per turn")
+        more.append(f"away players get {lobby['grace']:g} s before a bot stands in")
+        self.query_one("#lobby-options", Static).update(f"rules: {opts or 'standard'} · " + " · ".join(more))
+        self.query_one("#lobby-seats", Static).update(self._seats_table(lobby, session.me))
+        self.refresh_bindings()
+        self._status(self._status_text(lobby))
+
+    def _seats_table(self, lobby: dict[str, Any], me: int | None) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right")
+        table.add_column()
+        table.add_column()
+        for s in lobby["seats"]:
+            if s["kind"] == "open":
+                table.add_row(str(s["seat"] + 1), Text("(open)", "dim"), "")
+                continue
+            name = Text(s["name"], "bold" if s["seat"] == me else "")
+            if s["seat"] == me:
+                name.append(" (you)", "dim")
+            if s["kind"] == "bot":
+                state = Text("bot", "cyan")
+            elif s["away"]:
+                state = Text("away" + (", a bot plays" if s["bot_plays"] else ""), "yellow")
+            elif s["ready"]:
+                state = Text("ready ✓", "green")
+            else:
+                state = Text("not ready", "dim")
+            table.add_row(str(s["seat"] + 1), name, state)
+        if lobby["spectators"]:
+            n = lobby["spectators"]
+            table.add_row("", Text(f"{n} watching", "dim"), "")
+        return table
+
+    def _status_text(self, lobby: dict[str, Any]) -> str:
+        session = self.net_app.session
+        assert session is not None
+        if self.lost:
+            return self.lost
+        open_seats = sum(s["kind"] == "open" for s in lobby["seats"])
+        if lobby["phase"] != "lobby":
+            return "The game is on: the table opens with the next deal…"
+        if session.spectator:
+            return "You are watching. Waiting for the host to start…"
+        if session.is_host:
+            unready = [s["name"] for s in lobby["seats"] if s["kind"] == "human" and not s["ready"]]
+            if open_seats:
+                return (f"{open_seats} open seat{'s' if open_seats != 1 else ''}: "
+                        "wait for players, or b fills them with bots.")
+            if unready:
+                return "Waiting for " + ", ".join(unready) + " to be ready (s starts anyway)."
+            return "Everyone is here and ready: s starts the game."
+        if session.ready:
+            return "Ready ✓ · waiting for the host to start" + (
+                f" ({open_seats} seat{'s' if open_seats != 1 else ''} still open)" if open_seats else "") + "…"
+        return "Press r when you are ready."
+
+    def _status(self, text: str) -> None:
+        status = self.query_one("#lobby-status", Static)
+        status.update(text)
+        session = self.net_app.session
+        status.set_class(bool(session and session.ready and not self.lost), "-ready")
+        status.set_class(bool(self.lost), "-lost")
+
+    def add_chat(self, line: dict[str, Any]) -> None:
+        text = Text(f"<{line['from']}> ", "bold magenta")
+        text.append(line["text"])
+        self.query_one("#lobby-chat", RichLog).write(text)
+
+    def add_note(self, note: str) -> None:
+        self.query_one("#lobby-chat", RichLog).write(Text(note, "italic cyan"))
+
+    def link_changed(self, state: str, reason: str) -> None:
+        if state == "lost":
+            self.lost = "The link to the host was lost: reconnecting…"
+        elif state == "restored":
+            self.lost = ""
+        else:
+            self.lost = f"Disconnected: {reason} · ctrl+q quits"
+        self.add_note(self.lost or "The link to the host is back.")
+        self.refresh_lobby()
+
+    # -- keys ---------------------------------------------------------------------------
+    def _try(self, what: Callable[[], None]) -> None:
+        try:
+            what()
+        except (IllegalAction, ValueError) as e:
+            text = str(e)
+            self.notify(text[:1].upper() + text[1:], title="Not now", severity="warning", timeout=4)
+
+    def action_toggle_ready(self) -> None:
+        session = self.net_app.session
+        if session is not None:
+            self._try(lambda: session.set_ready(not session.ready))
+
+    def action_open_chat(self) -> None:
+        self.query_one("#lobby-chat-input", Input).focus()
+
+    def action_close_chat(self) -> None:
+        box = self.query_one("#lobby-chat-input", Input)
+        box.value = ""
+        self.set_focus(None)
+
+    @on(Input.Submitted, "#lobby-chat-input")
+    def _say(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.action_close_chat()
+        session = self.net_app.session
+        if text and session is not None:
+            self._try(lambda: session.say(text))
+
+    def action_fill_bots(self) -> None:
+        session = self.net_app.session
+        if session is not None and session.host is not None:
+            self._try(session.host.fill_with_bots)
+
+    def action_start(self) -> None:
+        session = self.net_app.session
+        if session is not None and session.host is not None:
+            self._try(session.host.start_game)
