@@ -4,8 +4,8 @@
 
 Writes table.svg (a few moves into a game), color-picker.svg, help.svg,
 round-over.svg, nomercy.svg (a stack of draw cards coming at you),
-nomercy-seven.svg (the 7's target picker), wildrawz.svg (mid-trick) and
-new-game.svg. Bots run in fast mode; the human's moves are chosen here from
+nomercy-seven.svg (the 7's target picker), wildrawz.svg (mid-trick),
+new-game.svg, extended.svg (UNO 扩展规则 at your judgement) and diez.svg (piles, tokens, a stack). Bots run in fast mode; the human's moves are chosen here from
 the observation and made with ``pilot.press`` like a person would.
 """
 
@@ -211,6 +211,29 @@ async def wildrawz(size: tuple[int, int], out: Path) -> None:
         raise RuntimeError("no mid-trick moment came up; pick another seed")
 
 
+DIEZ_SETUP = {
+    # Three discard piles, tokens all round, Ben's hand open (Reveal); Cleo's Draw 2 lands on you.
+    "hands": [["RS", "G2", "WH3", "BLANK", "W+4", "YTK", "BN", "G6", "RX"], ["R1", "G8", "Y9", "B4", "W"],
+              ["R7", "B8", "WH2", "GE"], ["R+2", "B8", "B9", "BS"]],
+    "piles": [["R2", "R5"], ["G3", "G7"], ["Y4", "YCD"]], "current": 3,
+    "tokens": [["ace"], ["hex", "mirror", "snare"], ["reveal"], ["magnet", "silence", "block"]],
+}
+
+
+async def diez(size: tuple[int, int], out: Path) -> None:
+    """Diez: three piles, every player's tokens, an open hand and a stack of +2 coming at you."""
+    app = UnoApp(LocalSession(TableConfig(variant="diez", seed=2, setup=DIEZ_SETUP, options={"uno_calls": False})),
+                 pacing=(0.0, 0.0))
+    async with app.run_test(size=size) as pilot:
+        obs = await settle(pilot, app)
+        if obs["phase"] != "stack":
+            raise RuntimeError("no stack came; check DIEZ_SETUP")
+        stackable = next(a for a in obs["legal"] if a["kind"] == "play")
+        await select_card(pilot, app, stackable["card"])
+        await pilot.pause(0.1)
+        save(app, "diez.svg", out)
+
+
 async def new_game(size: tuple[int, int], out: Path) -> None:
     """The new-game screen with a few house rules switched on."""
     app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3))
@@ -222,6 +245,40 @@ async def new_game(size: tuple[int, int], out: Path) -> None:
         save(app, "new-game.svg", out)
 
 
+EXTENDED_SETUP = {
+    # Ada puts 紧箍咒 on Ben, who accepts (bound to 3 cards) and plays; Cleo plays +2 on you. At your
+    # judgement you hold a +4 to pass it on with, and 寡妇 / 后悔药 to counter it.
+    "hands": [["W+4", "R1", "B5", "G6", "Y7", "RWIDOW", "GREGRET", "WC4", "BT4"],
+              ["YCURSE", "R2", "G2", "B2", "B9"], ["Y9", "R4", "G8", "B1", "B3", "GCLIP"],
+              ["Y+2", "W+4", "G1", "Y1", "RDUELC"]],
+    "discard": ["Y3"], "current": 1,
+}
+
+
+async def extended(size: tuple[int, int], out: Path) -> None:
+    """UNO 扩展规则: a +2 on you at your judgement, a cursed player, Chinese card labels."""
+    from core import Action
+
+    # The bots wait (a long pause): their moves are made here, so the moment is always the same.
+    app = UnoApp(LocalSession(TableConfig(variant="extended", seed=2, setup=EXTENDED_SETUP)), pacing=(600.0, 600.0))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        table = app.screen
+        game = app.session.game
+
+        def card(p: int, text: str) -> int:
+            return next(c.id for c in game.hand(p) if str(c) == text)
+
+        for p, action in ((1, Action("play", card(1, "YCURSE"), None, 2)), (2, Action("accept")),
+                          (2, Action("play", card(2, "Y9"))), (3, Action("play", card(3, "Y+2")))):
+            table._after(app.session._redact(game.apply(p, action)))  # type: ignore[attr-defined]
+        await pilot.pause(0.1)
+        stack = next(a for a in app.session.observation()["legal"] if a["kind"] == "play")
+        await select_card(pilot, app, stack["card"])
+        await pilot.pause(0.1)
+        save(app, "extended.svg", out)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", default="100x32", help="terminal size, COLSxROWS (default: %(default)s)")
@@ -229,7 +286,7 @@ async def main() -> None:
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    for shot in (table, color_picker, help_screen, round_over, nomercy, wildrawz, new_game):
+    for shot in (table, color_picker, help_screen, round_over, nomercy, wildrawz, new_game, extended, diez):
         await shot((cols, rows), args.out)
         print(f"wrote {args.out / shot.__name__.replace('_screen', '').replace('_', '-')}.svg")
 

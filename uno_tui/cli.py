@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Sequence
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz")
+TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
 """Variants the tables know how to draw and drive; simulate takes any registered one."""
 
 DEFAULT_PLAYERS = 4
@@ -86,13 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help=PLAY_HELP, description=PLAY_HELP + ". Without --variant, --rules, "
                           "--players, --bots or --target-score a new-game screen asks first; --quick skips it.")
     play.add_argument("--variant", default=None, choices=[v for v in TABLE_VARIANTS if v in core.VARIANTS],
-                      help="the game: classic, nomercy (No Mercy) or wildrawz (Wild Rawz) (default: classic)")
+                      help="the game: classic, nomercy (No Mercy), wildrawz (Wild Rawz), diez (Diez) or "
+                           "extended (UNO 扩展规则) (default: classic)")
     play.add_argument("--rules", type=_rules, default=None, metavar="RULES",
                       help="house rules, comma-separated, e.g. stacking=progressive,seven_o,jump_in,force_play,"
                            "no_bluff,uno_penalty=3,draw_until_playable (a bare name switches a rule on)")
     play.add_argument("--players", type=int, default=None, metavar="N",
                       help="players at the table, you included: classic 2 to 10, nomercy 2 to 6, "
-                           f"wildrawz 3 or 4 (default: {DEFAULT_PLAYERS})")
+                           f"wildrawz 3 or 4, diez and extended 2 to 10 (default: {DEFAULT_PLAYERS})")
     play.add_argument("--bots", default=None, choices=levels, metavar="LEVEL",
                       help=f"how well the bots play: {' or '.join(levels)} (default: {DEFAULT_BOTS})")
     play.add_argument("--seed", type=_seed, default=None, metavar="S",

@@ -22,6 +22,13 @@ _VERBS = {
     # house rules, No Mercy and Wild Rawz
     "swaps": "swap", "skips": "skip", "discards": "discard", "holds": "hold", "jumps": "jump",
     "takes": "take", "leaves": "leave", "leads": "lead",
+    # the extended rules
+    "accepts": "accept", "aims": "aim", "attaches": "attach", "throws": "throw", "lights": "light",
+    "starts": "start", "chooses": "choose", "clips": "clip", "picks": "pick", "recasts": "recast",
+    "refuses": "refuse", "ends": "end", "answers": "answer", "turns": "turn", "goes": "go",
+    # Diez
+    "stops": "stop", "tags": "tag", "gives": "give", "steals": "steal", "drops": "drop", "shares": "share",
+    "cuts": "cut", "stitches": "stitch", "procs": "proc",
 }
 _YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
 _AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
@@ -55,7 +62,8 @@ def humanize_error(message: str, names: Sequence[str], me: int) -> str:
     return text[:1].upper() + text[1:]
 
 
-VARIANT_TITLES = {"classic": "Classic UNO", "nomercy": "No Mercy", "wildrawz": "Wild Rawz"}
+VARIANT_TITLES = {"classic": "Classic UNO", "nomercy": "No Mercy", "wildrawz": "Wild Rawz",
+                  "extended": "UNO 扩展规则", "diez": "Diez"}
 """How the screen names each variant."""
 
 

@@ -24,6 +24,14 @@ def table_screen_for(session: "Session", *, pacing: tuple[float, float] = (0.6, 
     """The table that fits the session's variant (local or over the network)."""
     variant = session.observation()["variant"]
     cls = TrickTableScreen if variant in TRICK_VARIANTS else TableScreen
+    if variant == "diez":
+        from .diez_table import DiezTableScreen
+
+        cls = DiezTableScreen
+    if variant == "extended":
+        from .extended_table import ExtendedTableScreen
+
+        cls = ExtendedTableScreen
     return cls(session, pacing=pacing)
 
 

@@ -28,13 +28,15 @@ import core
 
 from ..narration import variant_title
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz")
+TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
 """Variants the tables can draw, in the order offered."""
 
 VARIANT_BLURBS = {
     "classic": "The official rules, with the house rules you like switched on.",
     "nomercy": "UNO Show 'Em No Mercy: +6, +10, Color Roulette, stacking, 7-0, and out at 25 cards.",
     "wildrawz": "Trick-taking with UNO cards: draft a trump, follow the colour, leave a trick, hit your target.",
+    "diez": "170 cards, several discard piles, challenges, jump-ins and a bag of 24 tokens.",
+    "extended": "UNO 扩展规则 5.2.3: 153 cards, judgement/draw/play phases, effects, duels, grenades, C4.",
 }
 
 TARGET_SCORES: tuple[int, ...] = (100, 200, 250, 300, 500, 750, 1000, 1500, 2000)
@@ -168,10 +170,19 @@ class NewGameScreen(Screen[NewGameChoice | None]):
                            ("no_bluff", "No bluffing"), ("draw_until_playable", "Draw until playable")):
             if key in options:
                 out.append(FormLine(key, label, (False, True), switch=True, doc=_option_doc(variant, key)))
+        if "scoring" in options:  # Diez
+            out.append(FormLine("scoring", "Scoring", ("points", "rounds"), doc=_option_doc(variant, "scoring")))
+        if "uno_calls" in options:  # Diez
+            out.append(FormLine("uno_calls", "UNO calls", (False, True), switch=True,
+                                doc=_option_doc(variant, "uno_calls")))
+        if "hand_size" in options:  # extended
+            out.append(FormLine("hand_size", "Hand size", (0, 5, 7, 9), doc=_option_doc(variant, "hand_size")))
         if "uno_penalty" in options:
             out.append(FormLine("uno_penalty", "UNO penalty", range(0, 11), doc=_option_doc(variant, "uno_penalty")))
         if "target_score" in options:
             scores = sorted(set(TARGET_SCORES) | {self.values["target_score"]})
+            if variant == "extended":  # a winner scores the players still in: small numbers
+                scores = sorted({5, 10, 15, 20, 30, 50} | {self.values["target_score"]})
             out.append(FormLine("target_score", "Target score", scores, doc=_option_doc(variant, "target_score")))
         return out
 
@@ -183,9 +194,13 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         if key == "uno_penalty":
             return f"{value} card{'s' if value != 1 else ''}"
         if key == "target_score":
+            if value == 0:  # Diez: the variant's own default
+                return "default (500 points or 5 rounds)"
             return f"{value} points"
         if key == "bots":
             return f"{value} bots"
+        if key == "hand_size":  # extended
+            return "by players (9 / 7 / 5)" if value == 0 else f"{value} cards"
         return str(value)
 
     def choice(self) -> NewGameChoice:

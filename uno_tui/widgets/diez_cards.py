@@ -1,0 +1,92 @@
+"""Diez cards as text: the classic chips and one-line cards, with White and Blank cards.
+
+White cards (``WH0``-``WH4``) and the Blank have colours of their own; the
+palette gains ``card--white`` and ``card--blank`` (in this module's CSS, so
+app.tcss need not change). Notation that does not fit a chip is shortened
+(``BLANK`` reads ``BLNK``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+
+from core import COLORS
+
+from .cards import CHIP_WIDTH, CardPainter, _rim
+from .diez_words import card_text
+
+Card = Mapping[str, Any]
+
+DIEZ_SUITS: tuple[str, ...] = (*COLORS, "white", "blank", "wild")
+
+RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), "X", "E", "N", "BLANK", "S", "R", "+2", "ST", "TG",
+                               "DG", "TK", "TR", "SH", "PR", "CD", "SL", "RV", "SD",
+                               "W", "WB", "W+4", "WDC", "WM", "WF", "WDA", "WC")
+
+DIEZ_CARD_CSS = """
+DiezCardPainter > .card--white { background: #e8e8e8; color: #1a1a1a; }
+DiezCardPainter > .card--blank { background: #8a8a8a; color: #ffffff; }
+"""
+
+
+def suit(card: Card) -> str:
+    return card["color"] or "wild"
+
+
+def sort_key(card: Card) -> tuple[int, int, int]:
+    rank = RANK_ORDER.index(card["rank"]) if card["rank"] in RANK_ORDER else len(RANK_ORDER)
+    s = suit(card)
+    return (DIEZ_SUITS.index(s) if s in DIEZ_SUITS else len(DIEZ_SUITS), rank, card["id"])
+
+
+def short_text(card: Card, width: int = CHIP_WIDTH - 2) -> str:
+    text = card_text(card)
+    return "BLNK"[:width] if text == "BLANK" and width < 5 else text[:width]
+
+
+class DiezCardPainter(CardPainter):
+    """A card painter that knows White and Blank cards."""
+
+    DEFAULT_CSS = DIEZ_CARD_CSS
+    COMPONENT_CLASSES: ClassVar[set[str]] = CardPainter.COMPONENT_CLASSES | {"card--white", "card--blank"}
+
+    def palette(self) -> dict[str, Style]:
+        return {s: self.get_component_rich_style(f"card--{s}") for s in (*DIEZ_SUITS, "rim")}
+
+
+def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool) -> list[Text]:
+    """A 3x6 card, as :func:`uno_tui.widgets.cards.chip`, for every Diez card."""
+    s = suit(card)
+    face = palette.get(s, palette["wild"])
+    fill = face if playable else Style(color=face.bgcolor if s not in ("wild", "blank") else palette["rim"].color)
+    if selected:
+        fill = fill + Style(bold=True)
+    wild = s == "wild"
+    tl, tr, bl, br, h, v = ("┏", "┓", "┗", "┛", "━", "┃") if selected else ("╭", "╮", "╰", "╯", "─", "│")
+    inner = CHIP_WIDTH - 2
+    label = short_text(card).center(inner)
+    top, mid, bot = Text(), Text(), Text()
+    for i, ch in enumerate(tl + h * inner + tr):
+        top.append(ch, _rim(fill, palette, wild, i))
+    mid.append(v, _rim(fill, palette, wild, 3))
+    mid.append(label, fill + Style(bold=True))
+    mid.append(v, _rim(fill, palette, wild, 1))
+    for i, ch in enumerate(bl + h * inner + br):
+        bot.append(ch, _rim(fill, palette, wild, i + 2))
+    return [top, mid, bot]
+
+
+def inline_card(card: Card, palette: dict[str, Style]) -> Text:
+    return Text(f" {card_text(card)} ", palette.get(suit(card), palette["wild"]) + Style(bold=True))
+
+
+def color_swatch(color: str | None, palette: dict[str, Style], width: int = 6) -> Text:
+    """The colour in play on a pile, as a word on its colour ("any" on a Blank)."""
+    if color is None:
+        return Text("any".center(width), Style(dim=True))
+    style = palette.get(color, palette["wild"])
+    return Text(color[:width].center(width), style + Style(bold=True))

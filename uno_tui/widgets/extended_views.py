@@ -1,0 +1,378 @@
+"""The extended table's widgets: seats with their effects, the table (last, pending, transfers in
+flight), what is asked of you, your hand with Chinese labels, and the keys.
+
+Every widget reads the observation only (``effects``, ``pending``, ``interaction``, ``actor``,
+``hand_cap``, ``turn``: see ``ExtendedGame._observe``); nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.geometry import Region, Size
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from .cards import CardPainter
+from .extended_cards import (CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss,
+                             sort_key, zh)
+from .extended_prompt import PHASE_WORDS, effect_phrase, key_hints, situation
+from .hand import HandView
+
+CARD_KINDS = frozenset({"play", "camo", "attach", "discard", "keep"})
+"""Legal moves that name a card of your hand (the card is then drawn filled, with a dot)."""
+
+GAP = 1
+INLINE = LABEL_CELLS + 1  # a compact card's cells
+
+
+def _fg(widget: Widget, name: str) -> Style:
+    full = widget.get_component_rich_style(name)
+    return Style(color=full.color, bold=full.bold, italic=full.italic)
+
+
+def effect_badge(e: dict[str, Any]) -> tuple[str, str]:
+    """A player's effect as a short badge and its style name (``ext--bad`` ...)."""
+    kind = e["kind"]
+    if kind == "stun":
+        return "禁stun", "ext--bad"
+    if kind == "draw":
+        return f"+{e.get('total', 0)}", "ext--bad"
+    if kind == "transfer":
+        return "移" + "▮" * e.get("attached", 0) if e.get("attached") else "移·", "ext--bad"
+    if kind == "disarm":
+        return "缴械", "ext--bad"
+    if kind == "curse":
+        return "紧箍咒", "ext--bad"
+    if kind == "bound":
+        return f"箍{e.get('eff', '?')}", "ext--lasting"
+    if kind == "lock":
+        return "锢" + ("0-4" if e.get("rank") == "T4" else "5-9"), "ext--lasting"
+    if kind == "weak":
+        return "虚弱", "ext--lasting"
+    return kind, "ext--lasting"
+
+
+CHAIN_BADGE = {"react": "◀answer", "attach": "◀attach", "duel": "◀duel", "discard": "◀discard",
+               "keep": "◀keep", "grenade": "◀手榴弹", "c4": "◀C4", "argue": "◀抬杠", "direction": "◀start",
+               "judge": "◀judge"}
+
+
+class ExtPlayersView(Widget):
+    """One row per seat: cards against the hand cap, active effects, who must act, score."""
+
+    COMPONENT_CLASSES = {"ext--current", "ext--me", "ext--bad", "ext--lasting", "ext--dim", "ext--good",
+                         "ext--alert"}
+
+    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+
+    def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names = list(names)
+        self.labels = list(labels)
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is None:
+            return
+        arrow = "↓ ↻" if obs["direction"] == 1 else "↑ ↺"
+        self.border_title = f"Players {arrow} · cap {obs.get('hand_cap', '?')}"
+
+    def render(self) -> Table | Text:
+        obs = self.obs
+        if obs is None:
+            return Text("")
+        wide = self.content_size.width >= 48
+        dim = _fg(self, "ext--dim")
+        table = Table.grid(expand=True, padding=(0, 1))
+        table.add_column(width=1, no_wrap=True)
+        table.add_column(ratio=2, no_wrap=True, overflow="ellipsis", min_width=4)
+        table.add_column(justify="right", no_wrap=True)  # cards/cap
+        table.add_column(ratio=3, no_wrap=True, overflow="ellipsis")  # effects and badges
+        table.add_column(justify="right", no_wrap=True)  # score
+        actor = obs.get("actor")
+        effects = obs.get("effects") or [[] for _ in obs["players"]]
+        finished = obs.get("finished") or []
+        for seat, p in enumerate(obs["players"]):
+            mine = seat == obs["me"]
+            current = seat == obs["current"] and not obs["over"]
+            name = Text(self.names[seat])
+            if mine and self.names[seat] != "You":
+                name.append(" (you)", dim)
+            if wide and not mine:
+                name.append(f" ({self.labels[seat]})", dim)
+            badges = Text()
+            if seat in finished:
+                place = finished.index(seat) + 1
+                badges.append(f"out #{place}", _fg(self, "ext--good"))
+            for e in effects[seat]:
+                text, style = effect_badge(e)
+                if badges:
+                    badges.append(" ")
+                badges.append(text, _fg(self, style))
+            if actor == seat and not obs["over"] and (actor != obs["current"] or obs["phase"] not in ("main",)):
+                if badges:
+                    badges.append(" ")
+                badges.append(CHAIN_BADGE.get(obs["phase"], "◀"), _fg(self, "ext--alert"))
+            if p.get("exposed"):
+                badges.append(" no UNO!", _fg(self, "ext--alert"))
+            elif p.get("uno"):
+                badges.append(" UNO!", _fg(self, "ext--good"))
+            cards = "–" if seat in finished else f"{p['cards']}/{obs.get('hand_cap', '?')}" if wide \
+                else str(p["cards"])
+            row_style = (self.get_component_rich_style("ext--current") if current
+                         else self.get_component_rich_style("ext--me") if mine else None)
+            table.add_row("▶" if current else " ", name, cards, badges, str(p["score"]), style=row_style)
+        return table
+
+
+class ExtTableView(CardPainter):
+    """``last`` (and the pile's top when a black card left ``last`` alone), the colour, the
+    direction, the pending effect, and the transfers in flight with their cards face down."""
+
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"ext--label", "ext--alert", "ext--dim", "ext--back"}
+
+    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+
+    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names = list(names)
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is not None:
+            self.border_title = f"Table · {PHASE_WORDS.get(obs['phase'], obs['phase'])}"
+
+    def _who(self, p: int | None) -> str:
+        obs = self.obs or {}
+        if p is None:
+            return "?"
+        return "you" if p == obs.get("me") else self.names[p]
+
+    def in_flight(self) -> list[Text]:
+        """Transfers under way: on a player (until judged) or being loaded."""
+        obs = self.obs or {}
+        out = []
+        back = _fg(self, "ext--back")
+        seen: set[int] = set()
+        inter = obs.get("interaction") or {}
+        loading = inter.get("effect") if inter.get("type") == "attach" else None
+        items = [(e["on"], e) for es in obs.get("effects") or [] for e in es if e["kind"] == "transfer"]
+        if loading:
+            items.append((None, loading))
+        for on, e in items:
+            if e.get("effect_id") in seen:
+                continue
+            seen.add(e.get("effect_id"))
+            line = Text(f"{zh(e.get('rank', 'T4'))} ")
+            line.append_text(card_back_text(e.get("attached", 0), back))
+            line.append(f" → {self._who(on)}" if on is not None else " (loading)")
+            out.append(line)
+        return out
+
+    def render(self) -> Group | Text:
+        obs = self.obs
+        if obs is None:
+            return Text("")
+        palette = self.palette()
+        label, alert, dim = _fg(self, "ext--label"), _fg(self, "ext--alert"), _fg(self, "ext--dim")
+        last = obs.get("last") or obs.get("top")
+        chip = ext_chip(last, palette, playable=True, selected=False) if last else [Text(" " * CHIP_WIDTH)] * 3
+        color = obs.get("color")
+        swatch = Text("colour ", label)
+        if color:
+            swatch.append("   ", palette[color])
+            swatch.append(f" {color}", Style(color=palette[color].bgcolor, bold=True))
+        arrow = "↻ clockwise" if obs["direction"] == 1 else "↺ anticlockwise"
+        side = [swatch, Text(arrow), Text(f"pile {obs['draw_count']} · discards {len(obs['discard'])}", label)]
+        lines = []
+        for i in range(3):
+            line = Text("last " if i == 0 else "     ", label, no_wrap=True, overflow="ellipsis")
+            line.append_text(chip[i])
+            line.append("  ")
+            line.append_text(side[i])
+            lines.append(line)
+        top = obs.get("top")
+        if top and last and top["id"] != last["id"]:
+            line = Text("pile top ", label)
+            line.append_text(ext_inline(top, palette, width=LABEL_CELLS))
+            line.append(" (black: last stays)", dim)
+            lines.append(line)
+        pend = obs.get("pending") or {}
+        if obs["phase"] == "judge" and pend:
+            line = Text("judging ", label)
+            line.append(f"{effect_phrase(pend)} → {self._who(pend.get('on'))}", alert)
+            lines.append(line)
+        draws = [e for es in obs.get("effects") or [] for e in es if e["kind"] == "draw"]
+        for e in draws:
+            if obs["phase"] == "judge" and e.get("effect_id") == pend.get("effect_id"):
+                continue
+            line = Text("pending ", label)
+            line.append(f"+{e.get('total', 0)} (largest +{e.get('max', 0)}) → {self._who(e['on'])}", alert)
+            lines.append(line)
+        flights = self.in_flight()
+        for i, f in enumerate(flights):
+            line = Text("in flight " if i == 0 else "          ", label)
+            line.append_text(f)
+            lines.append(line)
+        inter = obs.get("interaction") or {}
+        if inter.get("type") in ("grenade", "c4", "argue"):
+            what = {"grenade": f"手榴弹 wants {inter.get('color')}", "c4": "C4 ticking",
+                    "argue": f"抬杠 at {inter.get('x', 0)}"}[inter["type"]]
+            lines.append(Text.assemble(("chain ", label), (f"{what} → {self._who(inter.get('actor'))}", alert)))
+        if len(lines) < 5:
+            lines.append(Text(f"deal {obs.get('hand_size', '?')} · hand cap {obs.get('hand_cap', '?')}", dim))
+        for line in lines:
+            line.no_wrap, line.overflow = True, "ellipsis"
+        return Group(*lines)
+
+
+class ExtPromptView(Widget):
+    """What is going on, in a sentence; urgent (highlighted) when it asks something of you."""
+
+    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+
+    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names = list(names)
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is not None:
+            self.set_class(obs.get("actor") == obs["me"] and not obs["over"], "-mine")
+
+    def render(self) -> Text:
+        return Text(situation(self.obs, self.names) if self.obs else "")
+
+
+class ExtStatusLine(Widget):
+    """The keys that answer what is asked now."""
+
+    obs: reactive[dict[str, Any] | None] = reactive(None)
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is None:
+            return
+        self.set_class(obs.get("actor") == obs["me"] and not obs["over"], "-your-turn")
+        self.set_class(any(p["exposed"] for p in obs["players"]), "-alert")
+
+    def render(self) -> Text:
+        return Text(key_hints(self.obs) if self.obs else "", overflow="ellipsis", no_wrap=True)
+
+
+class ExtHandView(HandView):
+    """Your hand as chips wide enough for a Chinese label (or, when the terminal is short, one line of
+    compact cards), with the chosen card's name and what it does beneath."""
+
+    COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | {"hand--gloss"}
+
+    compact: reactive[bool] = reactive(False, layout=True)
+
+    def playable_ids(self) -> set[int]:
+        if self.obs is None:
+            return set()
+        return {a["card"] for a in self.obs.get("legal", ()) if a["kind"] in CARD_KINDS and "card" in a}
+
+    def _my_turn(self, obs: dict[str, Any] | None) -> bool:
+        return bool(obs) and obs.get("actor") == obs["me"] and not obs["over"]
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        # As HandView's, with the extended ranks' order; the chosen card follows its id.
+        self.cards = sorted(obs.get("hand") or (), key=sort_key) if obs else []
+        ids = [c["id"] for c in self.cards]
+        playable = self.playable_ids()
+        my_turn = self._my_turn(obs)
+        want = self._selected_id
+        if playable and want not in playable and (my_turn and not self._was_my_turn or not my_turn):
+            want = next(c["id"] for c in self.cards if c["id"] in playable)
+        self._was_my_turn = my_turn
+        index = ids.index(want) if want in ids else (min(self.selected, len(ids) - 1) if ids else 0)
+        self.selected = max(0, index)
+        self._selected_id = ids[self.selected] if ids else None
+        self.refresh(layout=True)
+
+    def watch_compact(self, compact: bool) -> None:
+        self.refresh(layout=True)
+
+    def _slot(self) -> int:
+        return (INLINE if self.compact else CHIP_WIDTH) + GAP
+
+    def _row_height(self) -> int:
+        return 2 if self.compact else CHIP_HEIGHT + 1
+
+    def _columns(self, width: int) -> int:
+        return max(1, (width + GAP) // self._slot())
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        cols = self._columns(width)
+        return max(1, -(-len(self.cards) // cols)) * self._row_height() + 1
+
+    def _reveal_selected(self) -> None:
+        if self.parent is None or not self.cards:
+            return
+        h = self._row_height()
+        row = self.selected // self._columns(self.content_size.width or 80)
+        region = Region(0, row * h, self.size.width, h + 1)
+        if isinstance(self.parent, Widget):
+            self.parent.scroll_to_region(region, animate=False, immediate=True)
+
+    def render(self) -> Group | Text:
+        if not self.cards:
+            return Text(self.EMPTY, self.get_component_rich_style("hand--empty"))
+        palette = self.palette()
+        marker = self.get_component_rich_style("hand--marker")
+        fresh_style = self.get_component_rich_style("hand--fresh")
+        playable = self.playable_ids()
+        my_turn = self._my_turn(self.obs or {})
+        cols = self._columns(self.content_size.width or 80)
+        slot = self._slot() - GAP
+        lines: list[Text] = []
+        for start in range(0, len(self.cards), cols):
+            row = self.cards[start:start + cols]
+            if self.compact:
+                line = Text(no_wrap=True)
+                for i, c in enumerate(row):
+                    if i:
+                        line.append(" " * GAP)
+                    line.append_text(ext_inline(c, palette, width=slot, playable=c["id"] in playable or not my_turn))
+                lines.append(line)
+            else:
+                chips = [ext_chip(c, palette, playable=c["id"] in playable or not my_turn,
+                                  selected=start + i == self.selected) for i, c in enumerate(row)]
+                for y in range(CHIP_HEIGHT):
+                    lines.append(Text(" " * GAP, no_wrap=True).join(ch[y] for ch in chips))
+            marks = Text(no_wrap=True)
+            for i, c in enumerate(row):
+                style = marker
+                if start + i == self.selected:
+                    mark = "▲" * (slot - 2)
+                    mark = " " + mark + " "
+                elif c["id"] in self.fresh:
+                    mark, style = ("•new•" if c["id"] in playable else " new"), fresh_style
+                elif c["id"] in playable:
+                    mark = "••"
+                else:
+                    mark = ""
+                marks.append(mark.center(slot)[:slot] + " " * GAP, style)
+            lines.append(marks)
+        card = self.selected_card
+        if card is not None:
+            lines.append(Text(f"▲ {gloss(card)}", self.get_component_rich_style("hand--gloss"),
+                              no_wrap=True, overflow="ellipsis"))
+        return Group(*lines)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.cards:
+            return
+        cols = self._columns(self.content_size.width)
+        col = offset.x // self._slot()
+        index = (offset.y // self._row_height()) * cols + col
+        if col >= cols or index >= len(self.cards):
+            return
+        if index == self.selected:
+            self.post_message(self.PlayRequested(self.cards[index]["id"]))
+        else:
+            self.selected = index
