@@ -9,7 +9,7 @@ never disagree about what a player may know.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .cards import Card
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..actions import CHALLENGE, DRAW, PASS, UNO, Action, play_action
+from ..actions import CHALLENGE, DRAW, PASS, UNO, Action
 from ..cards import COLORS, Card
 from ..events import Event
 from ..game import Game, Option

@@ -177,7 +177,6 @@ class ExtendedNormalBot(Bot):
         return self._counter(legal, {}) or Action("refuse")
 
     def _main(self, obs: dict[str, Any], legal: list[Action]) -> Action:
-        me = obs["me"]
         plays = [a for a in legal if a.kind in ("play", "camo")]
         nxt_cards = self._next_cards(obs)
         best: tuple[float, Action] | None = None

@@ -419,7 +419,6 @@ class ExtendedGame(Game):
             self._withdraw(p, card, e, events)
             return
         before = len(self.hands[p])
-        lb, cb = self.last, self.color
         self._lay(p, [card], events)
         self._hand_shrunk(p, before, events)
         in_window = self.ctx is not None
