@@ -23,12 +23,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static
 
 from core import Action
 
-from ..widgets import GameLog, MatchBar, StatusLine
+from ..widgets import GameLog, HandView, StatusLine
 from ..widgets.diez_cards import DiezCardPainter, inline_card, sort_key
 from ..widgets.diez_hand import DiezHandView
 from ..widgets.diez_table import DiezPilesView, DiezPlayersView
@@ -130,14 +131,7 @@ class DiezRoundOverScreen(RoundOverScreen):
                          id="round-headline")
             with VerticalScroll(id="round-hands"):
                 yield DiezHandsTable(obs, self.names)
-            if obs["match_over"]:
-                champ = obs["match_winner"]
-                yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
-                             f"with {obs['scores'][champ]} {unit}!", id="match-headline")
-                yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
-            else:
-                yield Static(f"First to {obs['target_score']} {unit} wins the match.", id="round-target")
-                yield Static("n or enter: next round · esc: look at the table", id="round-keys")
+            yield from self._compose_match_end(unit)
 
 
 class DiezTableScreen(TableScreen, inherit_bindings=False):
@@ -158,21 +152,18 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 
-    def compose(self) -> ComposeResult:
-        names, labels = self.session.names, self.session.labels
-        with Vertical(id="table"):
-            yield MatchBar(id="matchbar").data_bind(TableScreen.obs)
-            with Horizontal(id="body"):
-                with Vertical(id="main"):
-                    with Horizontal(id="top"):
-                        yield DiezPlayersView(names, labels, id="players").data_bind(TableScreen.obs)
-                        yield DiezPilesView(names, id="pile").data_bind(TableScreen.obs)
-                    with Vertical(id="hand-panel"):
-                        yield DiezHandView(id="hand").data_bind(TableScreen.obs)
-                yield GameLog(id="log")
-            yield DiezStatusLine(names, id="status").data_bind(TableScreen.obs)
-        yield Static(id="too-small")
-        yield Footer(compact=True, show_command_palette=False)
+    def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
+        yield DiezPlayersView(names, labels, id="players").data_bind(TableScreen.obs)
+        yield DiezPilesView(names, id="pile").data_bind(TableScreen.obs)
+
+    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
+        yield from ()
+
+    def _hand_view(self) -> HandView:
+        return DiezHandView(id="hand")
+
+    def _status_line(self, names: list[str]) -> Widget:
+        return DiezStatusLine(names, id="status")
 
     def _set_titles(self) -> None:
         self.query_one("#log").border_title = "Log"

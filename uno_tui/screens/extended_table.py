@@ -21,15 +21,16 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widget import Widget
+from textual.widgets import Static
 
 from core import Action
 from core.variants.extended.cards import TABLE
 
-from ..widgets import GameLog, MatchBar
+from ..widgets import GameLog, HandView
 from ..widgets.cards import CardPainter
 from ..widgets.extended_cards import ext_inline, label, pad, sort_key, zh
 from ..widgets.extended_prompt import action_words
@@ -220,14 +221,7 @@ class ExtRoundOverScreen(RoundOverScreen):
                          id="round-headline")
             with VerticalScroll(id="round-hands"):
                 yield ExtHandsTable(obs, self.names)
-            if obs["match_over"]:
-                champ = obs["match_winner"]
-                yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
-                             f"with {obs['scores'][champ]} points!", id="match-headline")
-                yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
-            else:
-                yield Static(f"First to {obs['target_score']} points wins the match.", id="round-target")
-                yield Static("n or enter: next round · esc: look at the table", id="round-keys")
+            yield from self._compose_match_end()
 
 
 # -- the table -------------------------------------------------------------------------------------
@@ -250,23 +244,21 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 
-    def compose(self) -> ComposeResult:
-        names, labels = self.session.names, self.session.labels
-        cls = TableScreen
-        with Vertical(id="table"):
-            yield MatchBar(id="matchbar").data_bind(cls.obs)
-            with Horizontal(id="body"):
-                with Vertical(id="main"):
-                    with Horizontal(id="top"):
-                        yield ExtPlayersView(names, labels, id="players").data_bind(cls.obs)
-                        yield ExtTableView(names, id="ext-table").data_bind(cls.obs)
-                    yield ExtPromptView(names, id="prompt").data_bind(cls.obs)
-                    with Vertical(id="hand-panel"):
-                        yield ExtHandView(id="hand").data_bind(cls.obs)
-                yield GameLog(id="log")
-            yield ExtStatusLine(id="status").data_bind(cls.obs)
-        yield Static(id="too-small")
-        yield Footer(compact=True, show_command_palette=False)
+    def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
+        yield ExtPlayersView(names, labels, id="players").data_bind(TableScreen.obs)
+        yield ExtTableView(names, id="ext-table").data_bind(TableScreen.obs)
+
+    def _compose_above_hand(self, names: list[str]) -> ComposeResult:
+        yield ExtPromptView(names, id="prompt").data_bind(TableScreen.obs)
+
+    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
+        yield from ()
+
+    def _hand_view(self) -> HandView:
+        return ExtHandView(id="hand")
+
+    def _status_line(self, names: list[str]) -> Widget:
+        return ExtStatusLine(id="status")
 
     def _set_titles(self) -> None:
         self.query_one("#log").border_title = "Log"

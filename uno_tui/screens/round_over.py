@@ -84,17 +84,25 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
                 who = ", ".join(self._who(p) for p in out)
                 yield Static(f"Knocked out by the Mercy rule: {who} "
                              f"({obs.get('bonus', 0)} of the points are for them).", id="round-knockouts")
-            if obs["match_over"]:
-                champ = obs["match_winner"]
-                yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
-                             f"with {obs['scores'][champ]} points!", id="match-headline")
-                yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
-            else:
-                yield Static(f"First to {obs['target_score']} points wins the match.", id="round-target")
-                yield Static("n or enter: next round · esc: look at the table", id="round-keys")
+            yield from self._compose_match_end()
+
+    def _compose_match_end(self, unit: str = "points") -> ComposeResult:
+        """Who won the match (or what wins it), and the keys."""
+        obs = self.obs
+        if obs["match_over"]:
+            champ = obs["match_winner"]
+            yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
+                         f"with {obs['scores'][champ]} {unit}!", id="match-headline")
+            yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
+        else:
+            yield Static(f"First to {obs['target_score']} {unit} wins the match.", id="round-target")
+            yield Static("n or enter: next round · esc: look at the table", id="round-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#round-over").border_title = f"Round {self.obs['round'] + 1} is over"
+        self.query_one("#round-over").border_title = self._title()
+
+    def _title(self) -> str:
+        return f"Round {self.obs['round'] + 1} is over"
 
     def action_choose(self, choice: RoundOverChoice) -> None:
         if choice == "next" and self.obs["match_over"]:

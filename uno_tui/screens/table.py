@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from core import Action, Event, IllegalAction
@@ -77,15 +78,33 @@ class TableScreen(Screen[None]):
             with Horizontal(id="body"):
                 with Vertical(id="main"):
                     with Horizontal(id="top"):
-                        yield PlayersView(names, labels, id="players").data_bind(TableScreen.obs)
-                        yield PileView(names, id="pile").data_bind(TableScreen.obs)
+                        yield from self._compose_top(names, labels)
+                    yield from self._compose_above_hand(names)
                     with Vertical(id="hand-panel"):
-                        yield HandView(id="hand").data_bind(TableScreen.obs)
-                    yield DiscardTrail(id="trail").data_bind(TableScreen.obs)
+                        yield self._hand_view().data_bind(TableScreen.obs)
+                    yield from self._compose_below_hand(names)
                 yield GameLog(id="log")
-            yield StatusLine(names, id="status").data_bind(TableScreen.obs)
+            yield self._status_line(names).data_bind(TableScreen.obs)
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
+
+    # What a variant's table shows differently (each widget is bound to ``obs`` where it is placed):
+    def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
+        """The widgets side by side above the hand: the seats and the table."""
+        yield PlayersView(names, labels, id="players").data_bind(TableScreen.obs)
+        yield PileView(names, id="pile").data_bind(TableScreen.obs)
+
+    def _compose_above_hand(self, names: list[str]) -> ComposeResult:
+        yield from ()
+
+    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
+        yield DiscardTrail(id="trail").data_bind(TableScreen.obs)
+
+    def _hand_view(self) -> HandView:
+        return HandView(id="hand")
+
+    def _status_line(self, names: list[str]) -> Widget:
+        return StatusLine(names, id="status")
 
     def on_mount(self) -> None:
         self._set_titles()

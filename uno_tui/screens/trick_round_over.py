@@ -7,13 +7,12 @@ from typing import Any, Sequence
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .round_over import RoundOverChoice
+from .round_over import RoundOverScreen
+
 
 
 class BreakdownTable(Widget):
@@ -56,22 +55,7 @@ class BreakdownTable(Widget):
         return table
 
 
-class TrickRoundOverScreen(ModalScreen[RoundOverChoice]):
-    BINDINGS = [
-        Binding("n,enter", "choose('next')", "next round"),
-        Binding("r", "choose('rematch')", "rematch", show=False),
-        Binding("q", "choose('quit')", "quit", show=False),
-        Binding("escape", "choose('stay')", "look at the table"),
-    ]
-
-    def __init__(self, obs: dict[str, Any], names: Sequence[str]) -> None:
-        super().__init__()
-        self.obs = obs
-        self.names = list(names)
-
-    def _who(self, p: int) -> str:
-        return "You" if p == self.obs["me"] else self.names[p]
-
+class TrickRoundOverScreen(RoundOverScreen):
     def _together(self, seats: Sequence[int]) -> str:
         names = [self._who(p) for p in seats]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -106,11 +90,5 @@ class TrickRoundOverScreen(ModalScreen[RoundOverChoice]):
                 more = f"{left} more round{'s' if left != 1 else ''} in the match"
                 yield Static(f"{more} · n or enter: next round · esc: look at the table", id="round-keys")
 
-    def on_mount(self) -> None:
-        self.query_one("#round-over").border_title = (
-            f"Round {self.obs['round'] + 1} of {self.obs['rounds_in_match']} is over")
-
-    def action_choose(self, choice: RoundOverChoice) -> None:
-        if choice == "next" and self.obs["match_over"]:
-            choice = "rematch"
-        self.dismiss(choice)
+    def _title(self) -> str:
+        return f"Round {self.obs['round'] + 1} of {self.obs['rounds_in_match']} is over"

@@ -12,12 +12,11 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.containers import Vertical
 
 from core import Action
 
-from ..widgets import GameLog, HandView, MatchBar, StatusLine
+from ..widgets import GameLog, HandView
 from ..widgets.trick import RowView, SeatsView, TrickView
 from .table import TableScreen
 from .trick_round_over import TrickRoundOverScreen
@@ -40,23 +39,17 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 
-    def compose(self) -> ComposeResult:
-        names, labels = self.session.names, self.session.labels
-        with Vertical(id="table"):
-            yield MatchBar(id="matchbar").data_bind(TableScreen.obs)
-            with Horizontal(id="body"):
-                with Vertical(id="main"):
-                    with Horizontal(id="top"):
-                        yield SeatsView(names, labels, id="seats").data_bind(TableScreen.obs)
-                        with Vertical(id="trick-panel"):
-                            yield RowView(id="row").data_bind(TableScreen.obs)
-                            yield TrickView(names, id="trick").data_bind(TableScreen.obs)
-                    with Vertical(id="hand-panel"):
-                        yield TrickHandView(id="hand").data_bind(TableScreen.obs)
-                yield GameLog(id="log")
-            yield StatusLine(names, id="status").data_bind(TableScreen.obs)
-        yield Static(id="too-small")
-        yield Footer(compact=True, show_command_palette=False)
+    def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
+        yield SeatsView(names, labels, id="seats").data_bind(TableScreen.obs)
+        with Vertical(id="trick-panel"):
+            yield RowView(id="row").data_bind(TableScreen.obs)
+            yield TrickView(names, id="trick").data_bind(TableScreen.obs)
+
+    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
+        yield from ()
+
+    def _hand_view(self) -> HandView:
+        return TrickHandView(id="hand")
 
     def _set_titles(self) -> None:
         self.query_one("#seats").border_title = "Players"

@@ -72,8 +72,13 @@ def _rim(style: Style, palette: dict[str, Style], wild: bool, i: int) -> Style:
     return style + Style(color=palette[COLORS[i % 4]].bgcolor)
 
 
-def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool) -> list[Text]:
+def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool,
+         label: str | None = None, rimmed: tuple[str, ...] = ("wild",)) -> list[Text]:
     """A 3x6 card: filled when playable, an outline when not; heavy rim when selected.
+
+    ``label`` replaces the card's notation; an outlined card of a suit in ``rimmed`` (a
+    suit with no colour of its own) is drawn in the rim's colour. A suit the palette
+    lacks is painted as a wild.
 
     ::
 
@@ -82,10 +87,10 @@ def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: boo
         ╰────╯   ┗━━━━┛
     """
     s = suit(card)
-    face = palette[s]
+    face = palette.get(s, palette["wild"])
     if not playable:
         # Outline: the suit colour on the table's background.
-        fill = Style(color=face.bgcolor if s != "wild" else palette["rim"].color)
+        fill = Style(color=face.bgcolor if s not in rimmed else palette["rim"].color)
     else:
         fill = face
     if selected:
@@ -93,7 +98,7 @@ def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: boo
     wild = s == "wild"
     tl, tr, bl, br, h, v = ("┏", "┓", "┗", "┛", "━", "┃") if selected else ("╭", "╮", "╰", "╯", "─", "│")
     inner = CHIP_WIDTH - 2
-    label = card_text(card).center(inner)
+    label = (card_text(card) if label is None else label).center(inner)
     top, mid, bot = Text(), Text(), Text()
     for i, ch in enumerate(tl + h * inner + tr):
         top.append(ch, _rim(fill, palette, wild, i))

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from core import COLORS
 
-from .cards import CHIP_WIDTH, CardPainter, _rim
+from .cards import CHIP_WIDTH, CardPainter, chip as classic_chip
 from .diez_words import card_text
 
 Card = Mapping[str, Any]
@@ -60,24 +60,8 @@ class DiezCardPainter(CardPainter):
 
 def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool) -> list[Text]:
     """A 3x6 card, as :func:`uno_tui.widgets.cards.chip`, for every Diez card."""
-    s = suit(card)
-    face = palette.get(s, palette["wild"])
-    fill = face if playable else Style(color=face.bgcolor if s not in ("wild", "blank") else palette["rim"].color)
-    if selected:
-        fill = fill + Style(bold=True)
-    wild = s == "wild"
-    tl, tr, bl, br, h, v = ("┏", "┓", "┗", "┛", "━", "┃") if selected else ("╭", "╮", "╰", "╯", "─", "│")
-    inner = CHIP_WIDTH - 2
-    label = short_text(card).center(inner)
-    top, mid, bot = Text(), Text(), Text()
-    for i, ch in enumerate(tl + h * inner + tr):
-        top.append(ch, _rim(fill, palette, wild, i))
-    mid.append(v, _rim(fill, palette, wild, 3))
-    mid.append(label, fill + Style(bold=True))
-    mid.append(v, _rim(fill, palette, wild, 1))
-    for i, ch in enumerate(bl + h * inner + br):
-        bot.append(ch, _rim(fill, palette, wild, i + 2))
-    return [top, mid, bot]
+    return classic_chip(card, palette, playable=playable, selected=selected, label=short_text(card),
+                        rimmed=("wild", "blank"))
 
 
 def inline_card(card: Card, palette: dict[str, Style]) -> Text:

@@ -13,8 +13,6 @@ from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual import events
-from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -268,6 +266,8 @@ class ExtHandView(HandView):
 
     COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | {"hand--gloss"}
 
+    card_order = staticmethod(sort_key)
+    REVEAL_EXTRA = 1  # the gloss line
     compact: reactive[bool] = reactive(False, layout=True)
 
     def playable_ids(self) -> set[int]:
@@ -278,20 +278,8 @@ class ExtHandView(HandView):
     def _my_turn(self, obs: dict[str, Any] | None) -> bool:
         return bool(obs) and obs.get("actor") == obs["me"] and not obs["over"]
 
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        # As HandView's, with the extended ranks' order; the chosen card follows its id.
-        self.cards = sorted(obs.get("hand") or (), key=sort_key) if obs else []
-        ids = [c["id"] for c in self.cards]
-        playable = self.playable_ids()
-        my_turn = self._my_turn(obs)
-        want = self._selected_id
-        if playable and want not in playable and (my_turn and not self._was_my_turn or not my_turn):
-            want = next(c["id"] for c in self.cards if c["id"] in playable)
-        self._was_my_turn = my_turn
-        index = ids.index(want) if want in ids else (min(self.selected, len(ids) - 1) if ids else 0)
-        self.selected = max(0, index)
-        self._selected_id = ids[self.selected] if ids else None
-        self.refresh(layout=True)
+    def _drawn_id(self, obs: dict[str, Any] | None) -> int | None:
+        return None
 
     def watch_compact(self, compact: bool) -> None:
         self.refresh(layout=True)
@@ -301,22 +289,6 @@ class ExtHandView(HandView):
 
     def _row_height(self) -> int:
         return 2 if self.compact else CHIP_HEIGHT + 1
-
-    def _columns(self, width: int) -> int:
-        return max(1, (width + GAP) // self._slot())
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        cols = self._columns(width)
-        return max(1, -(-len(self.cards) // cols)) * self._row_height() + 1
-
-    def _reveal_selected(self) -> None:
-        if self.parent is None or not self.cards:
-            return
-        h = self._row_height()
-        row = self.selected // self._columns(self.content_size.width or 80)
-        region = Region(0, row * h, self.size.width, h + 1)
-        if isinstance(self.parent, Widget):
-            self.parent.scroll_to_region(region, animate=False, immediate=True)
 
     def render(self) -> Group | Text:
         if not self.cards:
@@ -362,17 +334,3 @@ class ExtHandView(HandView):
             lines.append(Text(f"▲ {gloss(card)}", self.get_component_rich_style("hand--gloss"),
                               no_wrap=True, overflow="ellipsis"))
         return Group(*lines)
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or not self.cards:
-            return
-        cols = self._columns(self.content_size.width)
-        col = offset.x // self._slot()
-        index = (offset.y // self._row_height()) * cols + col
-        if col >= cols or index >= len(self.cards):
-            return
-        if index == self.selected:
-            self.post_message(self.PlayRequested(self.cards[index]["id"]))
-        else:
-            self.selected = index

@@ -33,6 +33,12 @@ class HandView(CardPainter):
     ACTION = "play"
     """The kind of the legal actions that make a card playable (filled, with a dot)."""
     EMPTY = "No cards in hand."
+    card_order = staticmethod(sort_key)
+    """The sort key of the cards shown (variants order their own ranks)."""
+    draw_chip = staticmethod(chip)
+    """Draws one card as a chip (variants paint their own colours)."""
+    REVEAL_EXTRA = 0
+    """Lines below the last row (and the chosen card's row) that belong to the hand too."""
 
     obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
     selected: reactive[int] = reactive(0)
@@ -65,14 +71,23 @@ class HandView(CardPainter):
     def _my_turn(self, obs: dict[str, Any] | None) -> bool:
         return bool(obs) and obs["current"] == obs["me"] and not obs["over"]
 
+    def _drawn_id(self, obs: dict[str, Any] | None) -> int | None:
+        """The card just drawn, which is the one you may play."""
+        return obs.get("drawn") if obs and self.CARDS_KEY == "hand" else None
+
+    def _outlines(self, playable: set[int]) -> bool:
+        """Whether unplayable cards are drawn as outlines (only on your turn; otherwise all look alike)."""
+        return self._my_turn(self.obs or {})
+
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=sort_key) if obs else []
+        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.card_order) if obs else []
         ids = [c["id"] for c in self.cards]
         playable = self.playable_ids()
         my_turn = self._my_turn(obs)
         want = self._selected_id
-        if obs and obs.get("drawn") is not None and self.CARDS_KEY == "hand":
-            want = obs["drawn"]  # the card just drawn is the one you may play
+        drawn = self._drawn_id(obs)
+        if drawn is not None:
+            want = drawn
         elif playable and want not in playable and (my_turn and not self._was_my_turn or not my_turn):
             # A new turn (or a chance to jump in): start on a card that can be played.
             want = next(c["id"] for c in self.cards if c["id"] in playable)
@@ -83,7 +98,7 @@ class HandView(CardPainter):
             index = min(self.selected, len(ids) - 1) if ids else 0
         self.selected = max(0, index)
         self._selected_id = ids[self.selected] if ids else None
-        self.refresh()
+        self.refresh(layout=True)
 
     def watch_fresh(self, fresh: frozenset[int]) -> None:
         self.refresh()
@@ -99,8 +114,9 @@ class HandView(CardPainter):
         """Scroll the hand's panel (when it scrolls) so the chosen card's row shows."""
         if self.parent is None or not self.cards:
             return
+        h = self._row_height()
         row = self.selected // self._columns(self.content_size.width or 80)
-        region = Region(0, row * ROW_HEIGHT, self.size.width, ROW_HEIGHT)
+        region = Region(0, row * h, self.size.width, h + self.REVEAL_EXTRA)
         if isinstance(self.parent, Widget):
             self.parent.scroll_to_region(region, animate=False, immediate=True)
 
@@ -110,12 +126,19 @@ class HandView(CardPainter):
             self.selected = (self.selected + step) % len(self.cards)
 
     # -- layout -------------------------------------------------------------------
+    def _slot(self) -> int:
+        """The width of one card and the gap after it."""
+        return CHIP_WIDTH + GAP
+
+    def _row_height(self) -> int:
+        return ROW_HEIGHT
+
     def _columns(self, width: int) -> int:
-        return max(1, (width + GAP) // (CHIP_WIDTH + GAP))
+        return max(1, (width + GAP) // self._slot())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         cols = self._columns(width)
-        return max(1, -(-len(self.cards) // cols)) * ROW_HEIGHT
+        return max(1, -(-len(self.cards) // cols)) * self._row_height() + self.REVEAL_EXTRA
 
     def render(self) -> Group | Text:
         if not self.cards:
@@ -124,15 +147,13 @@ class HandView(CardPainter):
         marker = self.get_component_rich_style("hand--marker")
         fresh_style = self.get_component_rich_style("hand--fresh")
         playable = self.playable_ids()
-        obs = self.obs or {}
-        # Outlines mark unplayable cards only on your turn; otherwise all look alike.
-        my_turn = self._my_turn(obs)
+        my_turn = self._outlines(playable)
         cols = self._columns(self.content_size.width or 80)
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
-            chips = [chip(c, palette, playable=c["id"] in playable or not my_turn,
-                          selected=start + i == self.selected) for i, c in enumerate(row)]
+            chips = [self.draw_chip(c, palette, playable=c["id"] in playable or not my_turn,
+                                    selected=start + i == self.selected) for i, c in enumerate(row)]
             for y in range(CHIP_HEIGHT):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()
@@ -156,8 +177,8 @@ class HandView(CardPainter):
         if offset is None or not self.cards:
             return
         cols = self._columns(self.content_size.width)
-        col = offset.x // (CHIP_WIDTH + GAP)
-        index = (offset.y // ROW_HEIGHT) * cols + col
+        col = offset.x // self._slot()
+        index = (offset.y // self._row_height()) * cols + col
         if col >= cols or index >= len(self.cards):
             return
         if index == self.selected:  # a second click plays it
