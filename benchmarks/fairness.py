@@ -8,9 +8,10 @@
   the deliveries included). All clients share this process's event loop,
   so each peer's checks run one after another: an upper bound on what
   separate machines would see. Classic (108 cards) with 2, 4 and 10 peers;
-  No Mercy (168 cards) with 2, 4 and 6 peers (its most). For 10 peers and
-  168 cards, the seed exchange of a 168-card epoch at a 10-seat table is
-  timed on its own (until every peer holds the agreed permutation).
+  No Mercy (168 cards) with 2, 4 and 6 peers (its most); Diez (170 cards)
+  with 10 peers, the whole verified deal of a deck that size at a full
+  table. The seed exchange alone of a 168-card epoch at a 10-seat table is
+  timed too (until every peer holds the agreed permutation).
 * audit: ``uno-tui audit`` of one player's transcript of a whole round
   (parsing, every signature, every commitment, the engine replay).
 
@@ -104,7 +105,8 @@ def main() -> None:
     print(f"verified first deal, median of {args.runs} runs (all peers in one process)")
     print(f"{'variant':<10}{'cards':>6}{'peers':>6}{'deal ms':>10}")
     big: list[float] = []
-    for variant, peers in (("classic", (2, 4, 10)), ("nomercy", (2, 4, 6))):
+    # Diez deals 170 cards to as many as 10 players: the full 10-peer case for a deck of 168+.
+    for variant, peers in (("classic", (2, 4, 10)), ("nomercy", (2, 4, 6)), ("diez", (10,))):
         cards = len(core.deck(variant, num_players=2))
         for n in peers:
             times = []

@@ -1,38 +1,65 @@
 """Network speed on loopback: intent-to-update latency, games per second, host memory.
 
-    python benchmarks/net.py [--intents N] [--rounds R] [--runs K]
+    python benchmarks/net.py [--intents N] [--rounds R] [--runs K] [--in-process]
 
 The host runs as its own process (``python -m net host --headless``, saving
-after every action as it always does); the clients run in this process.
+after every action and writing its transcript as it always does) and **each
+client runs in a process of its own**, as each player's machine would: its
+own event loop, its own decryption and signature checks, its own transcript.
+Every client has its own identity key. Times are taken with
+``CLOCK_MONOTONIC``, which is one clock for every process on the machine: the
+client that sends an intent stamps the moment it sends it, every client
+stamps the moment it holds the update (decrypted, checked, handed to the
+screen), and this process (which only coordinates, over pipes, outside the
+timed path) takes the difference to the latest of those stamps.
 
-* latency: from the moment a client sends an intent to the moment *every*
-  client (4, then 10) holds the update it caused; p50 and p99 over N
-  intents. All clients share one event loop here, so the figure includes
-  the time this process takes to read N updates one after another: an upper
-  bound on what separate machines would see.
-* games per second: R rounds among 4 bot clients (``net.BotClient``).
-* host memory: the host process's peak resident set (VmHWM).
+* ordinary intents: intent sent -> every client (4, then 10) holds the
+  update it caused; p50 and p99 over N intents.
+* intents that opened a deck epoch: a draw that needed the discards
+  reshuffled; its effect waits for a whole commit-reveal round of the fair
+  deal (every client commits, acks and reveals a seed) before the host can
+  apply it. Shown apart, with their own p50/p99 (there are few of them).
+* new round dealt: from the intent that ended a round to every client
+  holding the next round's deal (the host's audit of the round, the
+  commit-reveal round of the new deck, the deal and its deliveries).
+* games per second: R rounds among 4 bot clients (``net.BotClient``), each
+  in its own process.
+* host memory: the host process's peak resident set (VmHWM), largest of all runs.
 
-Each figure is the median of K runs. Targets: p99 under 5 ms with 10
-clients; the host under 100 MB.
+Each latency figure is the median over K runs of that run's percentile.
+Targets (the network issue): p99 under 5 ms with 10 clients; the host under
+100 MB. ``--in-process`` runs every client in this one process instead (the
+old way: each client's checks run one after another, an upper bound).
+
+The machine matters: on 2 cores, 10 client processes and the host share two
+CPUs, so every figure here includes the scheduler's queueing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from core.bots import make_bot  # noqa: E402
 from net import BotClient, Client  # noqa: E402
 from net.testing import HostProcess  # noqa: E402
+
+
+def now_ns() -> int:
+    """One clock for every process on the machine."""
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -49,36 +76,231 @@ def start_host(seats: int, rounds: int, tmp: str) -> tuple[HostProcess, int]:
     return host, host.wait_port()
 
 
-async def latency(n: int, intents: int, tmp: str) -> tuple[float, float, float]:
-    """p50 and p99 in ms of intent -> all n clients updated; and the host's peak RSS in MB."""
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else float("nan")
+
+
+# -- one client process ---------------------------------------------------------------------
+async def client_main(port: int, index: int, tmp: str) -> None:
+    """A seat in its own process. Reports each update on stdout; acts when told on stdin.
+
+    stdout lines (JSON): ``["U", version, t_ns, epochs, over, current, to_act, can_act]``,
+    ``["S", version, t_ns]`` (an intent sent), ``["R", version]`` (rejected).
+    stdin lines: ``GO version``, or ``QUIT``.
+    """
+    out = sys.stdout
+    bot = make_bot("normal", seed=index)
+    pending: dict[int, Any] = {}
+
+    def report(item: list[Any]) -> None:
+        out.write(json.dumps(item) + "\n")
+        out.flush()
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if msg["type"] == "update":
+            t = now_ns()  # the update is decoded, checked and in the client's hands
+            obs = msg["obs"]
+            action = None
+            if not obs["over"] and client.seat in obs["to_act"]:
+                action = bot.choose(obs)
+            pending.clear()
+            if action is not None:
+                pending[msg["version"]] = action
+            ledger = client.ledger
+            report(["U", msg["version"], t, len(ledger.epochs) if ledger else 0, obs["over"], obs["current"],
+                    obs["to_act"], action is not None])
+        elif msg["type"] == "reject":
+            report(["R", msg["version"], msg.get("reason", "")])
+
+    client = Client(("127.0.0.1", port), f"C{index}", on_message=on_message, config_dir=f"{tmp}/id{index}",
+                    transcript_dir=f"{tmp}/tx")
+    await client.connect()
+    await client.ready()
+    report(["HELLO", client.seat])
+
+    async def drain() -> None:  # nobody reads the queue in this process
+        while True:
+            await client.messages.get()
+
+    drainer = asyncio.ensure_future(drain())
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = (await reader.readline()).decode().split()
+        if not line or line[0] == "QUIT":
+            break
+        v = int(line[1])
+        action = pending.pop(v, None)
+        if action is None:
+            report(["R", v, "nothing to do at this version"])
+            continue
+        t0 = now_ns()
+        await client.send_intent(action, version=v)
+        report(["S", v, t0])
+    drainer.cancel()
+    await client.close()
+
+
+async def bot_main(port: int, index: int) -> None:
+    """A bot client in its own process: waits for GO, plays to the end, reports its end time."""
+    bot = BotClient(("127.0.0.1", port), f"B{index}", seed=index, config_dir=os.environ["BENCH_TMP"] + f"/id{index}",
+                    transcript_dir=os.environ["BENCH_TMP"] + "/tx")
+    sys.stdin.readline()
+    rc = await bot.run()
+    print(json.dumps([rc, now_ns()]), flush=True)
+
+
+# -- the coordinator ------------------------------------------------------------------------
+class Proc:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.seat: int | None = None
+        self.last: list[Any] | None = None  # the latest "U" report
+        self.reports: asyncio.Queue[list[Any]] = asyncio.Queue()
+
+    async def pump(self) -> None:
+        assert self.proc.stdout is not None
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                return
+            try:
+                item = json.loads(line)
+            except ValueError:
+                print(line.decode(errors="replace").rstrip(), file=sys.stderr)
+                continue
+            if item[0] == "HELLO":
+                self.seat = item[1]
+            elif item[0] == "U":
+                self.last = item
+            self.reports.put_nowait(item)
+
+    def tell(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((text + "\n").encode())
+
+
+async def latency_processes(n: int, intents: int, tmp: str) -> dict[str, Any]:
     host, port = start_host(n, 10_000, tmp)
-    samples: list[float] = []
-    state: dict[str, Any] = {"v": None, "t0": 0.0, "got": set()}
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    procs: list[Proc] = []
+    ordinary: list[float] = []
+    epoch: list[float] = []
+    deals: list[float] = []
+    rejects = 0
+    try:
+        for i in range(n):
+            p = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--client", str(port), str(i), tmp, env=env,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            procs.append(Proc(p))
+        pumps = [asyncio.ensure_future(p.pump()) for p in procs]
+
+        async def all_past(v: int) -> list[list[Any]]:
+            """Each client's first update report with a version above ``v``."""
+            firsts: list[list[Any] | None] = [None] * n
+            while any(f is None for f in firsts):
+                for i, p in enumerate(procs):
+                    while firsts[i] is None:
+                        item = await asyncio.wait_for(p.reports.get(), 30)
+                        if item[0] == "U" and item[1] > v:
+                            firsts[i] = item
+            return firsts  # type: ignore[return-value]
+
+        async def settled() -> list[Any]:
+            """Wait until every client holds the same newest state; returns one report of it."""
+            while True:
+                for p in procs:  # what was read so far is settled; the queues keep only what comes next
+                    while not p.reports.empty():
+                        p.reports.get_nowait()
+                lasts = [p.last for p in procs]
+                if all(x is not None for x in lasts) and len({x[1] for x in lasts}) == 1:
+                    return lasts[0]
+                await asyncio.sleep(0.002)
+
+        sent = 0
+        while sent < intents:
+            state = await settled()
+            v, epochs, over, cur, to_act = state[1], state[3], state[4], state[5], state[6]
+            if over:
+                await asyncio.sleep(0.002)  # the host deals the next round by itself
+                continue
+            by_seat = {p.seat: p for p in procs}
+            order = [q for q in to_act if q != cur] + [q for q in to_act if q == cur]
+            actor = next((by_seat[q] for q in order if by_seat[q].last and by_seat[q].last[7]), None)
+            if actor is None:
+                await asyncio.sleep(0.002)
+                continue
+            actor.tell(f"GO {v}")
+            item = await asyncio.wait_for(actor.reports.get(), 30)
+            if item[0] == "R":
+                rejects += 1
+                continue
+            assert item[0] == "S", item
+            t0 = item[2]
+            sent += 1
+            firsts = await all_past(v)
+            ms = (max(f[2] for f in firsts) - t0) / 1e6
+            if max(f[3] for f in firsts) > epochs:
+                epoch.append(ms)
+            else:
+                ordinary.append(ms)
+            if any(f[4] for f in firsts):  # the round is over: time the next deal
+                v_over = max(f[1] for f in firsts)
+                nxt = await all_past(v_over)
+                deals.append((max(f[2] for f in nxt) - t0) / 1e6)
+        rss = peak_rss_mb(host.proc.pid)
+        for p in procs:
+            p.tell("QUIT")
+        for p in procs:
+            try:
+                await asyncio.wait_for(p.proc.wait(), 10)
+            except asyncio.TimeoutError:
+                p.proc.kill()
+        for t in pumps:
+            t.cancel()
+    finally:
+        for p in procs:
+            if p.proc.returncode is None:
+                p.proc.kill()
+        host.kill()
+    if rejects:
+        print(f"  ({rejects} intents were rejected)", file=sys.stderr)
+    return {"ordinary": ordinary, "epoch": epoch, "deal": deals, "rss": rss}
+
+
+async def latency_in_process(n: int, intents: int, tmp: str) -> dict[str, Any]:
+    """The old way: every client in this process, on this event loop."""
+    host, port = start_host(n, 10_000, tmp)
+    ordinary: list[float] = []
+    epoch: list[float] = []
+    state: dict[str, Any] = {"v": None, "t0": 0, "got": set()}
     all_in = asyncio.Event()
 
     def listener(i: int) -> Any:
         def on_message(msg: dict[str, Any]) -> None:
-            if msg["type"] == "reject":  # not expected; counted, and the next intent goes on
-                state["rejects"] = state.get("rejects", 0) + 1
+            if msg["type"] == "reject":
                 all_in.set()
             elif msg["type"] == "update" and state["v"] is not None and msg["version"] > state["v"]:
                 got = state["got"]
                 if i not in got:
                     got.add(i)
                     if len(got) == n:
-                        samples.append(time.perf_counter() - state["t0"])
+                        state["t1"] = now_ns()
                         all_in.set()
         return on_message
 
-    clients = [Client(("127.0.0.1", port), f"C{i}", on_message=listener(i)) for i in range(n)]
+    clients = [Client(("127.0.0.1", port), f"C{i}", on_message=listener(i), config_dir=f"{tmp}/id{i}",
+                      transcript_dir=f"{tmp}/tx") for i in range(n)]
     try:
         for c in clients:
             await c.connect()
             await c.ready()
         by_seat = {c.seat: c for c in clients}
         bots = {c.seat: make_bot("normal", seed=i) for i, c in enumerate(clients)}
-        while len(samples) < intents:
-            # Wait until every client holds the same, newest state.
+        while len(ordinary) + len(epoch) < intents:
             while True:
                 versions = {c.version for c in clients}
                 if len(versions) == 1 and None not in versions:
@@ -87,10 +309,9 @@ async def latency(n: int, intents: int, tmp: str) -> tuple[float, float, float]:
             obs0 = clients[0].observation
             assert obs0 is not None
             if obs0["over"]:
-                await asyncio.sleep(0.001)  # the host deals the next round by itself
+                await asyncio.sleep(0.001)
                 continue
             cur = obs0["current"]
-            # Out-of-turn calls first, as the host's own bots do.
             order = [q for q in obs0["to_act"] if q != cur] + [q for q in obs0["to_act"] if q == cur]
             for p in order:
                 obs = by_seat[p].observation
@@ -100,12 +321,16 @@ async def latency(n: int, intents: int, tmp: str) -> tuple[float, float, float]:
             else:
                 await asyncio.sleep(0.001)
                 continue
+            epochs = len(clients[0].ledger.epochs) if clients[0].ledger else 0
             all_in.clear()
-            state.update(v=obs["version"], got=set(), t0=time.perf_counter())
+            state.update(v=obs["version"], got=set(), t0=now_ns(), t1=None)
             await by_seat[p].send_intent(action, version=obs["version"])
             await asyncio.wait_for(all_in.wait(), 5)
             state["v"] = None
-            for c in clients:  # nobody reads the queues here; keep them from growing
+            if state["t1"] is not None:
+                ms = (state["t1"] - state["t0"]) / 1e6
+                (epoch if len(clients[0].ledger.epochs) > epochs else ordinary).append(ms)
+            for c in clients:
                 while not c.messages.empty():
                     c.messages.get_nowait()
         rss = peak_rss_mb(host.proc.pid)
@@ -113,26 +338,49 @@ async def latency(n: int, intents: int, tmp: str) -> tuple[float, float, float]:
         for c in clients:
             await c.close()
         host.kill()
-    if state.get("rejects"):
-        print(f"  ({state['rejects']} intents were rejected)", file=sys.stderr)
-    ms = sorted(s * 1000 for s in samples)
-    return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))], rss
+    return {"ordinary": ordinary, "epoch": epoch, "deal": [], "rss": rss}
 
 
 async def games_per_second(rounds: int, tmp: str) -> tuple[float, float]:
     host, port = start_host(4, rounds, tmp)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", BENCH_TMP=tmp)
+    procs = []
     try:
-        bots = [BotClient(("127.0.0.1", port), f"B{i}", seed=i) for i in range(4)]
-        start = time.perf_counter()
-        rcs = await asyncio.gather(*(b.run() for b in bots))
-        elapsed = time.perf_counter() - start
+        for i in range(4):
+            procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--bot", str(port), str(i), env=env,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE))
+        await asyncio.sleep(1.0)  # let them import before the clock starts
+        start = now_ns()
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write(b"GO\n")
+        ends = []
+        for p in procs:
+            out, _ = await asyncio.wait_for(p.communicate(), 600)
+            rc, t = json.loads(out.decode().strip().splitlines()[-1])
+            assert rc == 0, rc
+            ends.append(t)
+        elapsed = (max(ends) - start) / 1e9
         rss = peak_rss_mb(host.proc.pid)
-        assert rcs == [0, 0, 0, 0], rcs
         host.finish(30)
     finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
         if host.proc.poll() is None:
             host.kill()
     return rounds / elapsed, rss
+
+
+def line(label: str, runs: list[list[float]], unit_runs: int) -> str:
+    counts = [len(r) for r in runs]
+    good = [r for r in runs if r]
+    if not good:
+        return f"{label}: none in these runs"
+    p50 = statistics.median(pct(r, 0.50) for r in good)
+    p99 = statistics.median(pct(r, 0.99) for r in good)
+    return f"{label}: p50 {p50:.2f} ms, p99 {p99:.2f} ms ({'/'.join(map(str, counts))} per run)"
 
 
 def main() -> None:
@@ -140,20 +388,38 @@ def main() -> None:
     ap.add_argument("--intents", type=int, default=1000, help="intents timed per run (default 1000)")
     ap.add_argument("--rounds", type=int, default=40, help="rounds per games-per-second run (default 40)")
     ap.add_argument("--runs", type=int, default=3, help="runs per figure; the median is shown (default 3)")
+    ap.add_argument("--clients", type=int, nargs="+", default=[4, 10], help="table sizes (default 4 10)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="run every client in this process (the old, serial way)")
+    ap.add_argument("--no-gps", action="store_true", help="skip the games-per-second runs")
+    ap.add_argument("--client", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--bot", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.client:
+        asyncio.run(client_main(int(args.client[0]), int(args.client[1]), args.client[2]))
+        return
+    if args.bot:
+        asyncio.run(bot_main(int(args.bot[0]), int(args.bot[1])))
+        return
     rss_all: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for n in (4, 10):
-            runs = [asyncio.run(latency(n, args.intents, tmp)) for _ in range(args.runs)]
-            p50 = statistics.median(r[0] for r in runs)
-            p99 = statistics.median(r[1] for r in runs)
-            rss_all += [r[2] for r in runs]
-            print(f"intent -> all {n:2d} clients updated: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
-                  f"(median of {args.runs} runs of {args.intents} intents)", flush=True)
-        gps = [asyncio.run(games_per_second(args.rounds, tmp)) for _ in range(args.runs)]
-        rss_all += [g[1] for g in gps]
-        print(f"games per second, 4 bot clients: {statistics.median(g[0] for g in gps):.1f} "
-              f"(median of {args.runs} runs of {args.rounds} rounds)")
+        os.environ["XDG_STATE_HOME"] = tmp  # the host's transcripts go here, not to the user's state
+        mode = "in one process" if args.in_process else "one process each"
+        for n in args.clients:
+            fn = latency_in_process if args.in_process else latency_processes
+            runs = [asyncio.run(fn(n, args.intents, tmp)) for _ in range(args.runs)]
+            rss_all += [r["rss"] for r in runs]
+            print(f"{n} clients ({mode}), median of {args.runs} runs of {args.intents} intents:", flush=True)
+            print("  " + line("ordinary intent -> all clients updated", [r["ordinary"] for r in runs], args.runs))
+            print("  " + line("intent that opened a deck epoch (reshuffle)", [r["epoch"] for r in runs], args.runs))
+            if not args.in_process:
+                print("  " + line("round-ending intent -> next round dealt to all", [r["deal"] for r in runs],
+                                  args.runs), flush=True)
+        if not args.no_gps:
+            gps = [asyncio.run(games_per_second(args.rounds, tmp)) for _ in range(args.runs)]
+            rss_all += [g[1] for g in gps]
+            print(f"games per second, 4 bot clients (one process each): {statistics.median(g[0] for g in gps):.1f} "
+                  f"(median of {args.runs} runs of {args.rounds} rounds)")
     print(f"host peak memory: {max(rss_all):.1f} MB (largest of all runs)")
 
 

@@ -159,6 +159,15 @@ class Game:
         """Whether playing ``card`` names a colour (a plain wild does)."""
         return card.color is None
 
+    def judged_color(self, p: int, action: Action) -> str | None:
+        """For a play a challenge may question, the colour its legality is judged against
+        (holding another card of it makes the play a bluff); ``None`` for anything else.
+
+        Asked before the play is applied; the network host keeps the hand with it so that
+        it can sign the challenge's ruling.
+        """
+        return None
+
     def _start_effect(self, card: Card, events: list[Event]) -> None:
         """Apply the starting card; the default lets the player after the dealer start."""
         self.current = self._next(self.dealer)

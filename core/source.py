@@ -6,6 +6,15 @@ numbering these requests as *epochs*. A local game uses
 :class:`SeededSource`, a pure function of the seed, so the same seed replays
 the same game; the network host plugs in a source fed by the commit-reveal
 protocol instead.
+
+What ``shuffle`` may be given, so any source (the fair deal included) can
+serve it: either **cards** of the game's deck (``Card`` objects, told apart
+by ``id``), or **public tokens**: plain strings naming things every player
+can see and count (Diez's token bag), never a mix. The engine passes them in
+a canonical order (cards by id, tokens in their fixed order) and takes what
+it needs from the returned list. The network host deals cards from secret,
+committed slots and permutes public tokens openly (sorted, with the same
+joint seeds), so anything that is neither must not go through a source.
 """
 
 from __future__ import annotations
@@ -18,7 +27,10 @@ T = TypeVar("T")
 
 class DeckSource(Protocol):
     def shuffle(self, items: Sequence[T], epoch: int) -> list[T]:
-        """Return ``items`` in a new order; ``epoch`` counts the requests of a game."""
+        """Return ``items`` in a new order; ``epoch`` counts the requests of a game.
+
+        ``items`` are all cards or all public tokens (strings); see the module's notes.
+        """
         ...
 
 

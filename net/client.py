@@ -141,6 +141,8 @@ class Client:
         self._catch_up = 0
         """Entries below this index are history resent on (re)connecting: not answered, audited quietly."""
         self._held: list[tuple[Any, ...]] = []
+        self._audit_due: list[int] = []
+        """Rounds closed in the log whose audit runs once the frames already received are handled."""
         self.name = name
         self.password = password
         self.spectate = spectate
@@ -424,6 +426,7 @@ class Client:
             self._transcript.private(kind, msg["m"], msg["sig"])
 
     def _fair_message(self, msg: dict[str, Any]) -> None:
+        self._run_due_audit()  # the round's audit sees the ledger as the round left it
         kind = msg["type"]
         ledger = self.ledger
         if ledger is None:
@@ -521,7 +524,14 @@ class Client:
             if r is not None:
                 self._fair_send("reveal", e=e, a=a, r=r)
         elif what == "audit":
-            self._audit(act[1])
+            # Audited right after the frames already received are handled (the update of the
+            # round's last move among them), and before the next log entry is fed: the audit
+            # checks exactly the same ledger, and the move is not held up by it.
+            self._audit_due.append(act[1])
+            try:
+                asyncio.get_running_loop().call_soon(self._run_due_audit)
+            except RuntimeError:  # no loop (a test feeding messages by hand): now
+                self._run_due_audit()
         elif what == "verdict":
             _, seat, ok, code, why, r = act
             name = ledger.names[seat] if 0 <= seat < len(ledger.names) else f"seat {seat}"
@@ -529,6 +539,14 @@ class Client:
                         "reason": why})
         elif what == "warn":
             self._emit({"type": "security", "level": "warning", "reason": act[1]})
+
+    def _run_due_audit(self) -> None:
+        while self._audit_due:
+            r = self._audit_due.pop(0)
+            try:
+                self._audit(r)
+            except Exception as e:  # as for any other check: a failure, never a crash
+                self._unfair(Unfair("protocol", f"the audit of round {r} failed ({type(e).__name__}: {e})"))
 
     def _audit(self, r: int, quiet: bool = False) -> None:
         ledger = self.ledger
@@ -626,6 +644,7 @@ class Client:
     async def close(self) -> None:
         """Say goodbye and stop (no reconnecting)."""
         self._closing = True
+        self._run_due_audit()
         if self._writer is not None and self._connected.is_set():
             with contextlib.suppress(Exception):
                 self._write({"type": "bye"})

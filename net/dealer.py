@@ -9,6 +9,10 @@ was before the call (it snapshots with ``to_dict`` first), runs the protocol
 for that epoch (:meth:`Dealer.run_epoch`), and then does the same thing
 again; this time the source answers. The engine is deterministic, so the
 second try asks for exactly the same cards.
+
+A shuffle of public tokens (Diez's bag, strings rather than cards) runs the
+same protocol as a *public* epoch (see :mod:`net.fair`): the commit lists the
+items, the joint seeds permute them, and nothing is delivered or opened.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ import secrets
 from typing import TYPE_CHECKING, Any, Sequence
 
 import core
-from core import Card, Event
+from core import Event
 
-from .fair import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, EpochSecret, TableLog, combined_key, pack,
-                   peer_message, seed_commitment, set_hash, unpack)
+from .fair import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, EpochSecret, TableLog, canonical, combined_key,
+                   pack, peer_message, seed_commitment, set_hash, unpack)
 from .identity import Identity, verify
 
 if TYPE_CHECKING:
@@ -35,7 +39,7 @@ log = logging.getLogger("net.dealer")
 class NeedEpoch(Exception):
     """The engine wants epoch ``epoch`` of ``items`` before the protocol has settled it."""
 
-    def __init__(self, epoch: int, items: Sequence[Card]) -> None:
+    def __init__(self, epoch: int, items: Sequence[Any]) -> None:
         super().__init__(f"epoch {epoch} is not settled yet")
         self.epoch = epoch
         self.items = list(items)
@@ -47,12 +51,14 @@ class FairSource:
     def __init__(self, dealer: "Dealer") -> None:
         self.dealer = dealer
 
-    def shuffle(self, items: Sequence[Card], epoch: int) -> list[Card]:
+    def shuffle(self, items: Sequence[Any], epoch: int) -> list[Any]:
         sec = self.dealer.secrets.get(epoch)
-        if sec is None or sec.items != sorted(c.id for c in items):
+        if sec is None or sec.items != canonical(items):
             raise NeedEpoch(epoch, items)
-        by_id = {c.id: c for c in items}
         self.dealer.consumed(sec)
+        if sec.public is not None:
+            return list(self.dealer.order_for(sec))  # public tokens: the strings themselves
+        by_id = {c.id: c for c in items}
         return [by_id[i] for i in self.dealer.order_for(sec)]
 
 
@@ -120,6 +126,8 @@ class Dealer:
         return hook(sec) if hook else sec.order
 
     def consumed(self, sec: EpochSecret) -> None:
+        if sec.public is not None:
+            return  # tokens, not cards: no card's position changes
         for cid in sec.sigma:
             self.pos[cid] = sec
 
@@ -131,7 +139,7 @@ class Dealer:
                 out.append(seat.index)
         return out
 
-    async def run_epoch(self, e: int, items: Sequence[Card]) -> EpochSecret:
+    async def run_epoch(self, e: int, items: Sequence[Any]) -> EpochSecret:
         """Settle epoch ``e`` of ``items``: commitments, seeds, acks, reveals. Restarts on a missed deadline."""
         while True:
             a = self.attempts.get(e, -1) + 1
@@ -142,7 +150,8 @@ class Dealer:
             if hook:
                 hook(self, sec, parts)
             else:
-                self.append("commit", e=e, a=a, n=sec.n, c=sec.commits, root=sec.root, parts=parts)
+                public = {} if sec.public is None else {"items": sec.public}
+                self.append("commit", e=e, a=a, n=sec.n, c=sec.commits, root=sec.root, parts=parts, **public)
             r_host = secrets.token_bytes(32)
             d_host = seed_commitment(sec.root, self.identity.public, r_host)
             own = self.sign("seed", e=e, a=a, root=sec.root, d=d_host)
@@ -182,7 +191,7 @@ class Dealer:
             self.round_epochs.append(sec)
             return sec
 
-    def make_secret(self, e: int, a: int, items: Sequence[Card]) -> EpochSecret:
+    def make_secret(self, e: int, a: int, items: Sequence[Any]) -> EpochSecret:
         hook = self.cheat.get("secret")
         if hook:
             return hook(self.game_id, e, a, items)
@@ -324,11 +333,9 @@ class Dealer:
                 blob = (m, self.identity.sign(TAG_DELIVER, m))
                 self.deliveries.setdefault(p, []).append(blob)
                 self.host.send_private(p, {"type": "deliver", "m": blob[0], "sig": blob[1]})
-        # Wild Draw Four: remember the hand it was played from, for a challenge.
-        if action is not None and action.kind == "play":
-            card = game.card(action.card)
-            if card.rank in getattr(game, "CHALLENGEABLE", ()):
-                self._w4[seat] = (pre_color, [c.id for c in game.hands[seat]])
+        # A challengeable play (a Wild Draw Four, ...): remember the hand it was played from.
+        if pre_color is not None and action is not None and action.kind == "play":
+            self._w4[seat] = (pre_color, [c.id for c in game.hands[seat]])
         for ev in events:
             if ev.kind == "challenge" and ev.target is not None and ev.player is not None:
                 self._rule(game, index, ev)
@@ -349,6 +356,8 @@ class Dealer:
         self.append("close", r=game.round, winner=game.winner, points=game.last_points, scores=list(game.scores),
                     epochs=epochs)
         for sec in self.round_epochs:
+            if sec.public is not None:
+                continue  # a public epoch was open from its commit
             self.append("open", e=sec.e, a=sec.a, slots=[[sec.salts[s], cid] for s, cid in enumerate(sec.sigma)])
 
     def resend(self, peer: "Peer", have: int) -> None:

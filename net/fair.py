@@ -30,6 +30,16 @@ runs, before the engine needs it (see :mod:`net.dealer`):
    replayed over the log must accept every action and reach the same
    rulings and scores.
 
+Some chance is not about cards: Diez draws tokens from a bag everyone can
+count. The engine hands such a shuffle *public tokens* (plain strings, see
+:mod:`core.source`), and the epoch is a *public* one: the ``commit`` entry
+lists the items in their canonical (sorted) order, each slot's commitment is
+``H(game, epoch, attempt, s, item)`` over that list (no salt, no secret
+order: ``sigma`` is the identity), and the same seed exchange fixes ``pi``.
+The k-th item drawn is ``items[pi[k]]``, which every peer computes as soon as
+the reveals are in; nothing is delivered or opened later, and the audit
+replays the draws from the agreed permutation like the cards.
+
 Everything the host says is a *log entry*: msgpack bytes holding its index
 ``i`` and the hash of the previous entry ``prev``, signed by the host's
 identity over those exact bytes. What a peer says (seed commitments, acks,
@@ -86,6 +96,36 @@ def slot_hash(game: bytes, e: int, a: int, slot: int, salt: bytes, card_id: int,
              salt, card_id.to_bytes(4, "big"), notation.encode())
 
 
+def item_hash(game: bytes, e: int, a: int, slot: int, item: str) -> bytes:
+    """The commitment to slot ``slot`` of a public epoch: its item in the canonical order."""
+    return H(b"uno-tui/item/v2", game, e.to_bytes(4, "big"), a.to_bytes(4, "big"), slot.to_bytes(4, "big"),
+             item.encode())
+
+
+def public_commits(game: bytes, e: int, a: int, items: Sequence[str]) -> bytes:
+    return b"".join(item_hash(game, e, a, s, x) for s, x in enumerate(items))
+
+
+def public_items(items: Sequence[Any]) -> list[str] | None:
+    """The canonical list of a shuffle of public tokens (strings), or None for a shuffle of cards.
+
+    A source is given either cards or strings (see :mod:`core.source`); a mix is a bug in the engine.
+    """
+    if not items or not isinstance(items[0], str):
+        if any(isinstance(x, str) for x in items):
+            raise TypeError("a shuffle of cards and public tokens mixed")
+        return None
+    if not all(isinstance(x, str) for x in items):
+        raise TypeError("a shuffle of public tokens and something else mixed")
+    return sorted(items)
+
+
+def canonical(items: Sequence[Any]) -> list[Any]:
+    """What an epoch commits to, comparable across hosts and replays: sorted card ids or sorted tokens."""
+    public = public_items(items)
+    return public if public is not None else sorted(c.id for c in items)
+
+
 def deck_root(game: bytes, e: int, a: int, n: int, commits: bytes) -> bytes:
     return H(b"uno-tui/root/v2", game, e.to_bytes(4, "big"), a.to_bytes(4, "big"), n.to_bytes(4, "big"), commits)
 
@@ -118,12 +158,30 @@ def inverse(pi: Sequence[int]) -> list[int]:
 
 # -- the host's secrets ------------------------------------------------------------------
 class EpochSecret:
-    """The host's side of one attempt at one epoch: the secret order and the salts."""
+    """The host's side of one attempt at one epoch: the secret order and the salts.
 
-    def __init__(self, game: bytes, e: int, a: int, items: Sequence[Card], *,
+    For a public epoch (``items`` are strings) there is no secret: ``public``
+    is the canonical list, ``sigma`` the identity and ``order`` the strings.
+    """
+
+    def __init__(self, game: bytes, e: int, a: int, items: Sequence[Any], *,
                  sigma: list[int] | None = None, salts: list[bytes] | None = None,
                  notations: dict[int, str] | None = None) -> None:
         self.game, self.e, self.a = game, e, a
+        self.public: list[str] | None = public_items(items)
+        self.pi: list[int] | None = None
+        self.k_of_slot: list[int] = []
+        self.slot_of: dict[int, int] = {}
+        self.order: list[Any] = []
+        if self.public is not None:
+            self.items: list[Any] = list(self.public)
+            self.notation: dict[int, str] = {}
+            self.sigma = list(range(len(self.public)))
+            self.n = len(self.sigma)
+            self.salts: list[bytes] = []
+            self.commits = public_commits(game, e, a, self.public)
+            self.root = deck_root(game, e, a, self.n, self.commits)
+            return
         self.items = sorted(c.id for c in items)
         self.notation = notations if notations is not None else {c.id: c.notation for c in items}
         if sigma is None:
@@ -135,15 +193,18 @@ class EpochSecret:
         self.commits = b"".join(slot_hash(game, e, a, s, self.salts[s], cid, self.notation[cid])
                                 for s, cid in enumerate(self.sigma))
         self.root = deck_root(game, e, a, self.n, self.commits)
-        self.pi: list[int] | None = None
-        self.k_of_slot: list[int] = []
-        self.slot_of: dict[int, int] = {}
-        self.order: list[int] = []
 
     def finish(self, key: bytes) -> None:
-        self.pi = core.permutation(key, self.n)
-        self.k_of_slot = inverse(self.pi)
-        self.order = engine_order(self.sigma, self.pi)
+        self._permute(core.permutation(key, self.n))
+
+    def _permute(self, pi: list[int]) -> None:
+        self.pi = pi
+        self.k_of_slot = inverse(pi)
+        order = engine_order(self.sigma, pi)
+        if self.public is not None:
+            self.order = [self.public[s] for s in order]
+            return
+        self.order = order
         self.slot_of = {cid: s for s, cid in enumerate(self.sigma)}
 
     def opening(self, card_id: int) -> list[Any]:
@@ -151,19 +212,31 @@ class EpochSecret:
         return [self.e, self.a, self.k_of_slot[s], s, self.salts[s], card_id]
 
     def to_save(self) -> dict[str, Any]:
+        # The host saves after every action, and a settled epoch never changes again: build it once.
+        saved = self.__dict__.get("_saved")
+        if saved is not None and saved[0] is self.pi and saved[1] is self.sigma:
+            return saved[2]
+        d = self._to_save()
+        if self.pi is not None:
+            self._saved = (self.pi, self.sigma, d)
+        return d
+
+    def _to_save(self) -> dict[str, Any]:
+        if self.public is not None:
+            return {"e": self.e, "a": self.a, "public": self.public, "pi": self.pi}
         return {"e": self.e, "a": self.a, "sigma": self.sigma, "salts": self.salts,
                 "notation": [[k, v] for k, v in self.notation.items()], "pi": self.pi}
 
     @classmethod
     def from_save(cls, game: bytes, d: dict[str, Any]) -> "EpochSecret":
-        sec = cls(game, d["e"], d["a"], [], sigma=list(d["sigma"]), salts=list(d["salts"]),
-                  notations={int(k): v for k, v in d["notation"]})
-        sec.items = sorted(sec.sigma)
+        if d.get("public") is not None:
+            sec = cls(game, d["e"], d["a"], list(d["public"]))
+        else:
+            sec = cls(game, d["e"], d["a"], [], sigma=list(d["sigma"]), salts=list(d["salts"]),
+                      notations={int(k): v for k, v in d["notation"]})
+            sec.items = sorted(sec.sigma)
         if d.get("pi") is not None:
-            sec.pi = list(d["pi"])
-            sec.k_of_slot = inverse(sec.pi)
-            sec.order = engine_order(sec.sigma, sec.pi)
-            sec.slot_of = {cid: s for s, cid in enumerate(sec.sigma)}
+            sec._permute(list(d["pi"]))
         return sec
 
 
@@ -212,6 +285,8 @@ class EpochPublic:
     k_of_slot: list[int] = field(default_factory=list)
     sigma: list[int] | None = None
     aborted: bool = False
+    items: list[str] | None = None
+    """A public epoch's items in their canonical order (None for cards)."""
 
     def commit(self, slot: int) -> bytes:
         return self.commits[32 * slot: 32 * slot + 32]
@@ -249,6 +324,8 @@ class Ledger:
         self.verify_live = verify_live
         self.entries: list[tuple[bytes, bytes]] = []
         self.hashes: list[bytes] = []
+        self.hash_at: dict[bytes, int] = {}
+        """Each entry hash -> its index (a signed message quotes a head: found without a scan)."""
         self.head = ZERO
         self.game_id: bytes | None = None
         self.variant = ""
@@ -289,6 +366,7 @@ class Ledger:
                                   "(index or hash chain broken)")
         self.entries.append((e, sig))
         h = entry_hash(e)
+        self.hash_at.setdefault(h, len(self.hashes))
         self.hashes.append(h)
         self.head = h
         try:
@@ -311,6 +389,15 @@ class Ledger:
             if len(c) != 32 * n or deck_root(self.game_id or b"", e, a, n, c) != d["root"]:
                 raise Unfair("commitment", f"epoch {e}: the deck root does not match its slot commitments")
             ep = EpochPublic(e, a, n, c, d["root"], [int(p) for p in d["parts"]])
+            if d.get("items") is not None:
+                items = d["items"]
+                if not isinstance(items, list) or len(items) != n or not all(isinstance(x, str) for x in items) \
+                        or items != sorted(items):
+                    raise Unfair("commitment", f"epoch {e}: the public items are not {n} tokens in canonical order")
+                if public_commits(self.game_id or b"", e, a, items) != c:
+                    raise Unfair("commitment", f"epoch {e}: the slot commitments are not those of its public items")
+                ep.items = list(items)
+                ep.sigma = list(range(n))  # public: nothing hidden, nothing to open later
             self.epochs[(e, a)] = ep
             if self.seat is not None and self.seat in ep.parts:
                 out.append(("seed", e, a, ep.root))
@@ -394,10 +481,12 @@ class Ledger:
             out += self._step(d)
         elif k == "close":
             self.close = d
-            if not d["epochs"]:
-                out.append(("audit", self.round))
+            if all(self.epochs[(int(e), int(a))].sigma is not None for e, a in d["epochs"]):
+                out.append(("audit", self.round))  # nothing left to open (no epoch, or public ones only)
         elif k == "open":
             ep = self._ep(d)
+            if ep.items is not None:
+                raise Unfair("protocol", f"epoch {ep.e} is public: it has no secret slots to open")
             slots = d["slots"]
             if len(slots) != ep.n:
                 raise Unfair("commitment", f"epoch {ep.e}: {len(slots)} openings for {ep.n} slots")
@@ -481,6 +570,8 @@ class Ledger:
         ep = self.final.get(e)
         if ep is None or (ep.e, ep.a) != (e, a) or ep.pi is None:
             raise Unfair("order", f"{what}: epoch {e} attempt {a} was never completed")
+        if ep.items is not None:
+            raise Unfair("order", f"{what}: epoch {e} is a shuffle of public tokens, not of cards")
         if not 0 <= k < ep.n or ep.pi[k] != slot:
             raise Unfair("order", f"{what}: draw {k} of epoch {e} is slot "
                                   f"{ep.pi[k] if 0 <= k < ep.n else '?'} by the agreed permutation, not slot {slot}")
@@ -494,6 +585,8 @@ class Ledger:
             ep = self.final.get(int(e))
             if ep is None or (ep.e, ep.a) != (e, a) or not 0 <= k < ep.n:
                 raise Unfair("order", f"a draw from epoch {e} attempt {a}, which was not agreed")
+            if ep.items is not None:
+                raise Unfair("order", f"a card drawn from epoch {e}, a shuffle of public tokens")
             if (e, a, k) in self.drawn:
                 raise Unfair("order", f"draw {k} of epoch {e} was dealt twice")
             self.drawn.add((e, a, k))
@@ -597,7 +690,8 @@ class Ledger:
             md = unpack(m)
             if md.get("g") != self.game_id:
                 raise Unfair("signature", f"log entry {i}: a signed message from another game")
-            if md.get("h") not in self.hashes[:i] and md.get("h") != ZERO:
+            h = md.get("h")
+            if h != ZERO and not (isinstance(h, bytes) and self.hash_at.get(h, i) < i):
                 raise Unfair("chain", f"log entry {i}: a signed message quotes a log head that never existed")
         self.peer_blobs = []
         last_n: dict[int, int] = {}
@@ -706,13 +800,24 @@ class ReplaySource:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
 
-    def shuffle(self, items: Sequence[Card], epoch: int) -> list[Card]:
+    def shuffle(self, items: Sequence[Any], epoch: int) -> list[Any]:
         ep = self.ledger.final.get(epoch)
         if ep is None:
             raise Unfair("replay", f"replayed with the agreed decks, the rules need a shuffle (epoch {epoch}) "
                                    "the host never ran: the host's game did not follow the agreed deck")
         if ep.sigma is None or ep.pi is None:
             raise Unfair("commitment", f"epoch {epoch} was not opened at the end of the round")
+        try:
+            public = public_items(items)
+        except TypeError as ex:
+            raise Unfair("replay", f"epoch {epoch}: the rules asked for an impossible shuffle ({ex})") from None
+        if public is not None or ep.items is not None:
+            if public != ep.items:
+                said = f"the tokens {ep.items}" if ep.items is not None else "cards"
+                want = f"the tokens {public}" if public is not None else "cards"
+                raise Unfair("deck", f"epoch {epoch}: the host shuffled {said}, the rules shuffle {want} here")
+            assert public is not None
+            return [public[s] for s in engine_order(ep.sigma, ep.pi)]
         want = sorted(c.id for c in items)
         got = sorted(ep.sigma)
         if want != got:

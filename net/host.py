@@ -387,7 +387,8 @@ class Host:
         """Apply; if the engine needs an epoch not settled yet, undo, settle it, then call ``retry``."""
         game = self.game
         assert game is not None
-        self._pre_color = game.color
+        # The colour a challengeable play is judged against, asked before it is applied.
+        self._pre_color = game.judged_color(p, action)
         if self.dealer is None:
             return game.apply(p, action)
         snap = game.to_dict()

@@ -116,12 +116,26 @@ class Identity:
             return ident
 
 
+_pub_cache: dict[bytes, Ed25519PublicKey] = {}
+
+
+def _public_key(public: bytes) -> Ed25519PublicKey:
+    """The parsed key (a table has a dozen keys and checks thousands of signatures: parse each once)."""
+    key = _pub_cache.get(public)
+    if key is None:
+        key = Ed25519PublicKey.from_public_bytes(public)  # ValueError for a bad key: not cached
+        if len(_pub_cache) >= 256:
+            _pub_cache.clear()
+        _pub_cache[public] = key
+    return key
+
+
 def verify(public: bytes, sig: bytes, tag: bytes, data: bytes) -> bool:
     """Whether ``sig`` is ``public``'s signature of ``tag + data``."""
     if not isinstance(public, bytes) or len(public) != 32 or not isinstance(sig, bytes) or len(sig) != 64:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(sig, tag + data)
+        _public_key(public).verify(sig, tag + data)
         return True
     except (InvalidSignature, ValueError):
         return False

@@ -1,7 +1,7 @@
 """The game record: seed, seats, deck orders and every move, enough to replay a match.
 
-The deck orders come from the fair deal (one list of card ids per epoch, in
-the engine's order); ``core.new_game(variant, names, options=options,
+The deck orders come from the fair deal (one list per epoch, in the engine's
+order: card ids, or the token names of a shuffle of public tokens); ``core.new_game(variant, names, options=options,
 source=...)`` with a source serving those orders, followed by the recorded
 moves (and ``next_round()`` between rounds), rebuilds the match exactly;
 :func:`replay` does so and checks every move is legal. Without orders (a
@@ -33,7 +33,7 @@ class Record:
         self.seed = seed
         self.rounds: list[dict[str, Any]] = []
         self.orders: dict[int, list[int]] = {}
-        """Epoch -> the engine's order of card ids for it (from the fair deal)."""
+        """Epoch -> the engine's order for it (from the fair deal): card ids, or public tokens (strings)."""
 
     def start_round(self, number: int) -> None:
         self.rounds.append({"round": number, "moves": [], "winner": None, "points": None})
@@ -94,8 +94,12 @@ class _RecordedSource:
         self.orders = orders
 
     def shuffle(self, items: Any, epoch: int) -> list[Any]:
-        by_id = {c.id: c for c in items}
         order = self.orders.get(epoch)
-        if order is None or sorted(order) != sorted(by_id):
+        if items and all(isinstance(x, str) for x in items):  # public tokens: the order is the tokens
+            if order is None or not all(isinstance(x, str) for x in order) or sorted(order) != sorted(items):
+                raise ValueError(f"the record holds no order of these tokens for epoch {epoch}")
+            return list(order)
+        by_id = {c.id: c for c in items}
+        if order is None or not all(isinstance(x, int) for x in order) or sorted(order) != sorted(by_id):
             raise ValueError(f"the record holds no order of these cards for epoch {epoch}")
         return [by_id[i] for i in order]

@@ -450,6 +450,20 @@ def test_mulligan_discards_onto_the_draw_pile_and_draws_as_many():
     assert not g.over and len(g.hand(0)) == 1  # discarding the whole hand does not win
 
 
+def test_mulligan_discards_down_to_one_card_cannot_be_caught():
+    # The hand is refilled to its size, so no UNO window opens mid-Mulligan (a catch would
+    # otherwise redraw the very cards just laid on the draw pile, and round it could go).
+    g = make([["WM", "R1", "R2", "G3"], ["Y1"]], options={"uno_calls": True})
+    play(g, 0, "WM")
+    act(g, 0, "color", color="red")
+    act(g, 0, "discard", card=cid(g, 0, "R2"))
+    act(g, 0, "discard", card=cid(g, 0, "G3"))
+    assert len(g.hand(0)) == 1
+    assert g.exposed is None and "catch" not in {a.kind for a in g.legal_actions(1)}
+    act(g, 0, "pass")
+    assert len(g.hand(0)) == 3 and g.exposed is None
+
+
 def test_flush_discards_the_chosen_colour_and_cannot_be_jumped():
     g = make([["WF", "R1", "R2", "G3"], ["Y1", "R2"]])
     play(g, 0, "WF")

@@ -114,6 +114,11 @@ class ClassicGame(Game):
     def draw_value(self, card: Card) -> int:
         return self.DRAW_VALUES.get(card.rank, 0)
 
+    def judged_color(self, p: int, action: Action) -> str | None:
+        if action.kind == "play" and self.challenges and self.cards[action.card].rank in self.CHALLENGEABLE:
+            return self.color
+        return None
+
     def _is_bluff(self, p: int, card: Card) -> bool:
         """Playing ``card`` now breaks its condition (a Wild Draw Four with the colour in play)."""
         return card.rank == "W+4" and any(c.color == self.color for c in self.hands[p] if c is not card)

@@ -435,6 +435,12 @@ class DiezGame(Game):
         self.pending = None
         self.current = self._next(p)
 
+    def judged_color(self, p: int, action: Action) -> str | None:
+        if action.kind != "play" or self.cards[action.card].rank not in CHALLENGEABLE:
+            return None
+        t = action.target or 0  # the pile it goes on, as _play and _jump_in read it
+        return self.colors[t] if t < len(self.piles) else None  # a new pile: never a bluff
+
     def _expose(self, p: int) -> None:
         if self.options["uno_calls"] and len(self.hands[p]) == 1 and not self.declared[p]:
             self.exposed = p
@@ -959,7 +965,9 @@ class DiezGame(Game):
             self.piles[i].append(card)
             self.jump_ok[i], self.skipped[i], self.reversed[i] = False, None, False
             events.append(Event("discard", player=p, cards=(card,), count=1, reason="flush", target=i))
-        self._expose(p)
+            # Only a Flush shrinks the hand for good; a Mulligan draws as many back, so its
+            # discards never leave a player on one card (and a catch would redraw the same cards).
+            self._expose(p)
 
     # Proc -----------------------------------------------------------------------------------------
     def _step_proc(self, s: dict, events: list[Event]) -> bool:

@@ -12,13 +12,7 @@ WORDS: dict[str, Any] = {
     "stack": "{who} passes the stack ({n} cards) to {tgt}.",
     "stop": "{who} stops the stack.",
     "tag": "{who} tags {tgt}.",
-    "token_draw": "{who} draws a {kind} token.",
-    "token_give": "{who} gives a {kind} token to {tgt}.",
-    "token_remove": "A {kind} token of {tgt}'s goes back to the bag.",
-    "token_steal": "{who} steals {tgt}'s {kind} token.",
     "token_drop": "{who} drops all of {tgt}'s tokens.",
-    "token_trigger": "{who}'s {kind} token acts and is spent.",
-    "token_effect": "{who}'s {kind} tokens add {n} cards.",
     "share": "{who} shares {n} cards from {tgt}.",
     "cut": "{who} cuts the deck: a new pile{pile}.",
     "stitch": "{who} stitches another pile onto theirs (piles now: {n}).",
@@ -39,6 +33,26 @@ def _challenge(e: Event, who: str, tgt: str) -> str:
 
 
 WORDS["challenge"] = _challenge
+
+
+def token_word(kind: str) -> str:
+    """A token's name as a word: ``ace`` -> ``Ace``."""
+    return kind.title()
+
+
+def a_token(kind: str, capital: bool = False) -> str:
+    """``a Hex token``, ``an Ace token``: the article goes by the word that follows it."""
+    word = token_word(kind)
+    article = "an" if word[:1].lower() in "aeiou" else "a"
+    return f"{article.capitalize() if capital else article} {word} token"
+
+
+WORDS["token_draw"] = lambda e, who, tgt: f"{who} draws {a_token(e.reason or '')}."
+WORDS["token_give"] = lambda e, who, tgt: f"{who} gives {a_token(e.reason or '')} to {tgt}."
+WORDS["token_remove"] = lambda e, who, tgt: f"{a_token(e.reason or '', capital=True)} of {tgt}'s goes back to the bag."
+WORDS["token_steal"] = lambda e, who, tgt: f"{who} steals {tgt}'s {token_word(e.reason or '')} token."
+WORDS["token_trigger"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} token acts and is spent."
+WORDS["token_effect"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} tokens add {e.count} cards."
 
 DRAW_REASONS = {
     "dagger": " (Dagger)",
