@@ -29,7 +29,9 @@ def ours(players: int, games: int, seed: int) -> tuple[float, float]:
     for g in range(games):
         game = core.new_game("classic", players, seed=seed * 100_000 + g)
         while not game.over:
-            p = rng.choice(game.to_act())
+            acting = game.to_act()
+            # The same random-legal policy; a draw among actors only when there is a choice.
+            p = acting[0] if len(acting) == 1 else rng.choice(acting)
             game.apply(p, rng.choice(game.legal_actions(p)))
             moves += 1
     dt = time.perf_counter() - start

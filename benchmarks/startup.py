@@ -63,7 +63,7 @@ def main() -> None:
     ap.add_argument("extra", nargs="*", help="more arguments for `uno-tui play`")
     args = ap.parse_args()
     exe = shutil.which("uno-tui") or os.path.join(os.path.dirname(sys.executable), "uno-tui")
-    cmd = [exe, "play", "--seed", "1", "--fast", *args.extra]
+    cmd = [exe, "play", "--quick", "--seed", "1", "--fast", *args.extra]  # --quick: no new-game screen
     times = []
     for i in range(args.runs):
         t = one_run(cmd)
