@@ -42,7 +42,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from core.bots import make_bot  # noqa: E402
 from net import BotClient, Client  # noqa: E402
+from net.runtime import tune_gc  # noqa: E402
 from net.testing import HostProcess  # noqa: E402
 
 
@@ -396,6 +396,7 @@ def main() -> None:
     ap.add_argument("--bot", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.client:
+        tune_gc()  # as the bot client and the headless host do
         asyncio.run(client_main(int(args.client[0]), int(args.client[1]), args.client[2]))
         return
     if args.bot:

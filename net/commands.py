@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
@@ -18,6 +17,7 @@ from typing import Any, Callable, Sequence, TextIO
 from .address import DEFAULT_PORT, parse_address
 from .botclient import BotClient
 from .host import Host
+from .runtime import tune_gc
 from .save import default_save_path
 from .seats import HostConfig
 
@@ -166,11 +166,7 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
     except OSError as e:
         print(f"uno-tui host: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
         return 1
-    # Everything loaded so far lives as long as the process: keep it out of the
-    # collector's passes, and run them less often (an update for 10 players
-    # allocates thousands of short-lived dicts); both showed up as latency spikes.
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    tune_gc()
     printer.line(f"listening on {bind}:{port}")
     shown = discovery.local_ip() if bind in ("0.0.0.0", "::", "") else bind
     printer.line(f"players join with: uno-tui join {host.address(shown)}"
@@ -216,6 +212,7 @@ def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
+    tune_gc()
     try:
         return asyncio.run(bot.run())
     except KeyboardInterrupt:
