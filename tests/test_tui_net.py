@@ -177,6 +177,8 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             final = await play_round(pilot, app)
             assert final["over"] and final["me"] == 0
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            keys = shown(app.screen.query_one("#round-keys"))
+            assert "host" in keys and "n or enter" not in keys  # a joiner does not deal
             assert_only_own_cards(app.session.received, app.session.me)
             log = log_text(app.table)
             assert "Round 1" in log and ("You play" in log or "You draw" in log)
@@ -363,6 +365,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
             final = await play_round(pilot, app)
             assert final["over"] and host.phase == "round_over"
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            assert "n or enter: next round" in shown(app.screen.query_one("#round-keys"))  # the host deals
             await pilot.press("n")  # the host deals the next round for everyone
             await until(pilot, lambda: isinstance(app.screen, NetTableScreen)
                         and not app.session.observation()["over"], 5, "round 2")

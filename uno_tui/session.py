@@ -43,6 +43,9 @@ class Session(Protocol):
     def bot_step(self) -> list[Event] | None:
         """Let one other player act; ``None`` when nobody else wants to act now."""
 
+    deals: bool
+    """Whether this seat deals the next round (a network joiner waits for the host)."""
+
     def next_round(self) -> list[Event]:
         """Deal the next round of the match."""
 
@@ -69,6 +72,7 @@ class LocalSession:
     """A local game: the human in seat 0, bots in the others."""
 
     me = 0
+    deals = True
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config

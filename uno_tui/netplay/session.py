@@ -162,6 +162,10 @@ class NetSession:
     def bot_step(self) -> list[Event] | None:
         return None  # the host plays its bots
 
+    @property
+    def deals(self) -> bool:
+        return self.host is not None  # only the in-process host deals
+
     def next_round(self) -> list[Event]:
         obs = self.client.observation
         if obs is None or not obs["over"]:

@@ -62,6 +62,9 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         Binding("escape", "choose('stay')", "look at the table"),
     ]
 
+    deals = True
+    """Whether the player looking can deal the next round; a joiner waits for the host."""
+
     def __init__(self, obs: dict[str, Any], names: Sequence[str]) -> None:
         super().__init__()
         self.obs = obs
@@ -93,10 +96,12 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             champ = obs["match_winner"]
             yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
                          f"with {obs['scores'][champ]} {unit}!", id="match-headline")
-            yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
+            keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
+            yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
         else:
             yield Static(f"First to {obs['target_score']} {unit} wins the match.", id="round-target")
-            yield Static("n or enter: next round · esc: look at the table", id="round-keys")
+            keys = "n or enter: next round" if self.deals else "the host deals the next round"
+            yield Static(f"{keys} · esc: look at the table", id="round-keys")
 
     def on_mount(self) -> None:
         self.query_one("#round-over").border_title = self._title()

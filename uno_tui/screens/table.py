@@ -354,7 +354,9 @@ class TableScreen(Screen[None]):
         assert self.obs is not None
         if self.obs["over"] and self._round_over_pending and self.is_active:
             self._round_over_pending = False
-            self.app.push_screen(self._round_over_screen(), self._round_over_chosen)
+            screen = self._round_over_screen()
+            screen.deals = self.session.deals
+            self.app.push_screen(screen, self._round_over_chosen)
 
     def _round_over_screen(self) -> RoundOverScreen:
         assert self.obs is not None
