@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 import pytest
 
 import core
@@ -63,3 +64,24 @@ def assert_illegal(g: core.Game, p: int, action: Any, *words: str) -> str:
     assert g.to_dict() == before
     assert [g.observation(q) for q in range(g.num_players)] == obs_before
     return msg
+
+
+def round_trip_continue(g, rng, steps=12) -> list:
+    """Save, restore through msgpack, continue both copies identically; return the events."""
+    d = g.to_dict()
+    h = core.Game.from_dict(msgpack.unpackb(msgpack.packb(d)))
+    assert h.to_dict() == d
+    out = []
+    for _ in range(steps):
+        if g.over:
+            break
+        assert h.to_act() == g.to_act()
+        p = rng.choice(g.to_act())
+        a = rng.choice(g.legal_actions(p))
+        events = g.apply(p, a)
+        assert h.apply(p, a) == events
+        assert h.to_dict() == g.to_dict()
+        out.append(events)
+    for q in [None, *range(g.num_players)]:
+        assert h.observation(q) == g.observation(q)
+    return out

@@ -218,7 +218,7 @@ def test_needle_stops_a_forced_draw():
 
 def test_black_last_card_draws_two_and_ends_the_turn():
     g = make([["W"], ["Y1"], ["G1"]], draw=["B1", "B2"])
-    events = play(g, 0, "W")
+    play(g, 0, "W")
     assert not g.over
     act(g, 0, "color", color="red")
     assert hand(g, 0) == ["B1", "B2"] and g.current == 1 and not g.over

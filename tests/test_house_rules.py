@@ -16,7 +16,7 @@ import pytest
 import core
 from core import Action, IllegalAction
 import support
-from support import assert_conserved, assert_illegal, cid, hand, play
+from support import assert_conserved, assert_illegal, cid, hand, play, round_trip_continue
 
 # -- helpers ------------------------------------------------------------------------
 
@@ -668,26 +668,6 @@ def random_unlisted(g, rng):
             a = Action(kind)
         if a not in g.legal_actions(p):
             return p, a
-
-
-def round_trip_continue(g, rng, steps=12) -> list:
-    d = g.to_dict()
-    h = core.Game.from_dict(msgpack.unpackb(msgpack.packb(d)))
-    assert h.to_dict() == d
-    out = []
-    for _ in range(steps):
-        if g.over:
-            break
-        assert h.to_act() == g.to_act()
-        p = rng.choice(g.to_act())
-        a = rng.choice(g.legal_actions(p))
-        events = g.apply(p, a)
-        assert h.apply(p, a) == events
-        assert h.to_dict() == g.to_dict()
-        out.append(events)
-    for q in [None, *range(g.num_players)]:
-        assert h.observation(q) == g.observation(q)
-    return out
 
 
 @pytest.mark.parametrize("mix", range(len(MIXES)))

@@ -7,7 +7,6 @@ through ``pilot.press`` (or clicks), as a person would.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import re
 import subprocess
@@ -16,17 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Static
 
 import core
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog, HandView, MatchBar, PlayersView
+from tui_support import text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,16 +31,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # -- helpers ----------------------------------------------------------------------
 def make_app(seed: int = 3, **config: Any) -> UnoApp:
     return UnoApp(LocalSession(TableConfig(seed=seed, **config)), pacing=(0.0, 0.0))
-
-
-def text_of(widget: Widget) -> str:
-    """What a widget shows, as plain text."""
-    if isinstance(widget, Static) and isinstance(widget.content, str):
-        return widget.content
-    console = Console(width=max(widget.content_size.width, 20), file=io.StringIO(), record=True,
-                      color_system=None)
-    console.print(widget.content if isinstance(widget, Static) else widget.render())
-    return console.export_text()
 
 
 def log_text(app: App) -> str:

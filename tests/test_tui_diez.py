@@ -7,13 +7,10 @@ press but act only through ``pilot.press``, as a person would.
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import Static
 
 import core
@@ -28,19 +25,12 @@ from uno_tui.widgets import GameLog
 from uno_tui.widgets.diez_hand import DiezHandView
 from uno_tui.widgets.diez_table import DiezPilesView, DiezPlayersView
 from uno_tui.widgets.diez_words import CARDS, TOKENS, action_words, status_line
+from tui_support import text_of
 
 SIZE = (100, 32)
 
 
 # -- helpers ----------------------------------------------------------------------
-def text_of(widget: Widget) -> str:
-    if isinstance(widget, Static) and isinstance(widget.content, str):
-        return widget.content
-    console = Console(width=max(widget.content_size.width, 20), file=io.StringIO(), record=True, color_system=None)
-    console.print(widget.content if isinstance(widget, Static) else widget.render())
-    return console.export_text()
-
-
 def table_of(app: UnoApp) -> DiezTableScreen:
     return next(s for s in app.screen_stack if isinstance(s, DiezTableScreen))
 

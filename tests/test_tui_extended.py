@@ -8,15 +8,11 @@ through ``pilot.press``, as a person would.
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Static
 
 import core
 from core.bots import make_bot
@@ -24,24 +20,17 @@ from core.events import describe
 from core.variants.extended.cards import TABLE
 from uno_tui import cli
 from uno_tui.app import UnoApp
-from uno_tui.screens import ColorPicker, NewGameScreen, TableScreen, TargetPicker, table_screen_for
+from uno_tui.screens import ColorPicker, NewGameScreen, TargetPicker, table_screen_for
 from uno_tui.screens.extended_table import ActionMenu, ExtendedHelpScreen, ExtendedTableScreen, ExtRoundOverScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog
 from uno_tui.widgets.extended_cards import CHIP_WIDTH, ext_chip, label
 from uno_tui.widgets.extended_prompt import action_words, key_hints, situation
 from uno_tui.widgets.extended_views import ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, ExtTableView
+from tui_support import text_of
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def text_of(widget: Widget) -> str:
-    if isinstance(widget, Static) and isinstance(widget.content, str):
-        return widget.content
-    console = Console(width=max(widget.content_size.width, 20), file=io.StringIO(), record=True, color_system=None)
-    console.print(widget.content if isinstance(widget, Static) else widget.render())
-    return console.export_text()
-
-
 def table_of(app: App) -> ExtendedTableScreen:
     return next(s for s in app.screen_stack if isinstance(s, ExtendedTableScreen))
 

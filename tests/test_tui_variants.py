@@ -7,7 +7,6 @@ but act only through ``pilot.press``, as a person would.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import subprocess
 import sys
@@ -15,11 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Static
 
 import core
 from uno_tui import cli
@@ -30,20 +26,12 @@ from uno_tui.screens import (ColorPicker, HelpScreen, NewGameScreen, RoundOverSc
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
 from uno_tui.widgets.trick import RowView, SeatsView, TrickView
+from tui_support import text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 # -- helpers ----------------------------------------------------------------------
-def text_of(widget: Widget) -> str:
-    if isinstance(widget, Static) and isinstance(widget.content, str):
-        return widget.content
-    console = Console(width=max(widget.content_size.width, 20), file=io.StringIO(), record=True,
-                      color_system=None)
-    console.print(widget.content if isinstance(widget, Static) else widget.render())
-    return console.export_text()
-
-
 def table_of(app: App) -> TableScreen:
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
