@@ -460,13 +460,17 @@ class Game:
         elif kind == "catch":
             self.exposed = None
             events.append(Event("catch", player=p, target=action.target))
-            self._draw(action.target, int(self.options.get("uno_penalty", 2)), "uno", events)
+            self._catch_draw(action.target, int(self.options.get("uno_penalty", 2)), events)
         else:
             if p != self.exposed:
                 self.exposed = None  # the next player has begun their turn
             self._do(p, action, events)
         self.version += 1
         return events
+
+    def _catch_draw(self, q: int, n: int, events: list[Event]) -> None:
+        """``q`` was caught without calling UNO and draws ``n`` (a variant may route it)."""
+        self._draw(q, n, "uno", events)
 
     def _explain(self, p: int, action: Action) -> str:
         """Why ``action`` is not legal for ``p``, in words."""

@@ -1062,3 +1062,142 @@ def test_to_dict_mid_decision_round_trips():
         act(x, 2, "pass")
         act(x, 0, "color", color="green")
     assert twin.to_dict() == g.to_dict() and g.phase == "stack"
+
+
+# -- Mirror on wild cards and Procs, armed Mirrors, the Needle on UNO catches -------------------
+
+
+def test_mirror_turns_a_draw_4_back_without_a_challenge():
+    g = make([["W+4", "G1"], ["Y1"], ["B1"]], draw=["B2", "B3", "B4", "B5"], tokens=[[], ["mirror"], []])
+    play(g, 0, "W+4")
+    act(g, 0, "color", color="blue")
+    assert hand(g, 0) == ["B2", "B3", "B4", "B5", "G1"] and g.tokens[1] == []
+    assert g.pending is None and g.current == 1 and g.phase == "play"
+
+
+def test_mirror_turns_a_draw_4_stacked_at_its_holder_back():
+    g = make([["R+2", "G1"], ["W+4", "G2"], ["Y1"]], tokens=[[], [], ["mirror"]])
+    play(g, 0, "R+2")
+    play(g, 1, "W+4")
+    act(g, 1, "color", color="yellow")  # 6 cards would move to player 2, who holds a Mirror
+    assert len(g.hand(1)) == 1 + 6 and g.pending is None and g.current == 2 and g.tokens[2] == []
+
+
+def test_mirror_turns_a_draw_color_back_and_its_holder_plays_on():
+    g = make([["WDC", "R1"], ["Y1"], ["B1"]], draw=["Y2", "G7", "B9"], tokens=[[], ["mirror"], []])
+    play(g, 0, "WDC")
+    act(g, 0, "color", color="green")  # no challenge: the player draws until green
+    assert hand(g, 0) == ["G7", "R1", "Y2"] and hand(g, 1) == ["Y1"]
+    assert g.current == 1 and g.phase == "play" and g.tokens[1] == []
+
+
+def test_mirror_turns_a_choice_effect_back():
+    g = make([["WC", "G1"], ["Y1"], ["B1"]], discard=["R5"], tokens=[[], ["mirror"], []])
+    play(g, 0, "WC")
+    act(g, 0, "color", color="green")
+    act(g, 0, "effect", color="+2")
+    act(g, 1, "pass")  # the Choice is not challenged; its Draw 2 meets the Mirror
+    assert len(g.hand(0)) == 1 + 2 and len(g.hand(1)) == 1 and g.tokens[1] == []
+    assert g.pending is None and g.current == 1
+
+
+def test_mirror_is_not_spent_on_cards_that_handle_tokens():
+    # Drop All, Token and Steal act on tokens, and the Mirror is one: it can be taken away.
+    g = make([["WDA", "R1"], ["Y1"], ["B1"]], tokens=[[], ["mirror", "hex"], []])
+    play(g, 0, "WDA")
+    act(g, 0, "drop", target=1)
+    assert g.tokens[1] == []
+
+
+def test_procs_aimed_at_a_mirror_holder_turn_back():
+    g = make([["YPR", "G1"], ["Y1", "B1"], ["B2"]], discard=["Y5"], tokens=[["hex", "hex"], ["mirror"], []])
+    play(g, 0, "YPR")
+    act(g, 0, "proc", color="hex")  # the next player would draw one per token; the player does
+    assert len(g.hand(0)) == 1 + 2 and len(g.hand(1)) == 2 and g.tokens[1] == [] and g.current == 1
+    g = make([["YPR", "G1", "G2"], ["Y1", "B1"], ["B2"]], discard=["Y5"], tokens=[["magnet"], ["mirror"], []])
+    play(g, 0, "YPR")
+    act(g, 0, "proc", color="magnet")
+    assert g.phase == "give_card" and g.current == 1  # the next player gives instead
+    act(g, 1, "give", card=cid(g, 1, "B1"))
+    assert hand(g, 0) == ["B1", "G1", "G2"] and hand(g, 1) == ["Y1"] and g.current == 1
+    g = make([["YPR", "G1"], ["Y1"], ["B2"]], discard=["Y5"], tokens=[[], ["mirror"], ["reveal"]])
+    play(g, 0, "YPR")
+    events = act(g, 0, "proc", color="reveal")
+    shown = [e for e in events if e.kind == "reveal"]
+    assert [(e.player, [str(c) for c in e.cards]) for e in shown] == [(0, ["G1"])]
+    g = make([["YPR", "G1"], ["Y1"], ["B2"]], discard=["Y5"], draw=["B3", "WH2"],
+             tokens=[[], ["mirror"], ["white"]])
+    play(g, 0, "YPR")
+    act(g, 0, "proc", color="white")
+    assert hand(g, 0) == ["G1", "WH2"] and hand(g, 1) == ["Y1"]
+
+
+def test_mirror_proc_off_a_stack_arms_the_player_once():
+    g = make([["YPR", "G1", "G2"], ["Y+2", "Y3", "B1"]], discard=["Y5"], draw=["B2", "B3"],
+             tokens=[[], ["mirror"]])
+    play(g, 0, "YPR")
+    assert Action("proc", color="mirror") in g.legal_actions(0)
+    assert Action("proc", color="double") not in g.legal_actions(0)  # nothing to double
+    act(g, 0, "proc", color="mirror")
+    assert g.armed == [True, False] and g.observation(1)["players"][0]["mirror_armed"]
+    assert g.tokens == [[], ["mirror"]]  # a Proc spends no token
+    twin = core.Game.from_dict(msgpack.unpackb(msgpack.packb(g.to_dict()), raw=False))
+    assert twin.armed == [True, False]
+    play(g, 1, "Y+2")  # used on the armed player: back on its player, who cannot counter it
+    assert hand(g, 1) == ["B1", "B2", "B3", "Y3"] and len(g.hand(0)) == 2
+    assert g.armed == [False, False] and g.current == 0 and g.pending is None
+
+
+def test_armed_mirror_is_offered_once_and_ends_with_the_round():
+    g = make([["YPR", "WC", "G1"], ["Y3", "B1", "Y4"]], discard=["Y5"], tokens=[[], ["mirror", "hex"]])
+    play(g, 0, "YPR")
+    act(g, 0, "proc", color="mirror")
+    play(g, 1, "Y3")
+    play(g, 0, "WC")
+    act(g, 0, "color", color="blue")
+    act(g, 0, "effect", color="PR")
+    act(g, 1, "pass")
+    assert g.phase == "proc" and Action("proc", color="hex") in g.legal_actions(0)
+    assert Action("proc", color="mirror") not in g.legal_actions(0)  # token effects do not stack
+    act(g, 0, "pass")
+    play(g, 1, "B1")
+    play(g, 0, "G1")  # out: the round is over
+    assert g.over and g.armed == [True, False]
+    g.next_round()
+    assert g.armed == [False, False]
+
+
+def test_needle_stops_a_uno_catch_draw_and_the_turn_carries_on():
+    g = make([["R1", "R2"], ["Y1", "R3"], ["B1"]], draw=["BN", "G3", "G4"], options={"uno_calls": True})
+    play(g, 0, "R1")  # one card left, UNO not called
+    assert g.current == 1 and g.exposed == 0
+    act(g, 2, "catch", target=0)
+    assert g.phase == "needle" and g.current == 0 and g.legal_actions(1) == []
+    act(g, 0, "stop")
+    assert hand(g, 0) == ["BN", "R2"] and g.current == 1 and g.phase == "play"
+    play(g, 1, "R3")
+    assert tops(g) == ["R3"]
+
+
+def test_uno_catch_during_a_colour_choice_returns_to_it():
+    g = make([["W", "R2"], ["Y1"], ["B1"]], draw=["BN", "G3"], options={"uno_calls": True},
+             tokens=[["hex", "double"], [], []])
+    play(g, 0, "W")
+    assert g.phase == "color" and g.exposed == 0
+    act(g, 1, "catch", target=0)
+    act(g, 0, "draw")  # past the Needle: the whole penalty, and no token adds to it
+    assert hand(g, 0) == ["BN", "G3", "R2"] and g.tokens[0] == ["hex", "double"]
+    assert g.phase == "color" and g.current == 0
+    act(g, 0, "color", color="green")
+    assert g.current == 1 and g.color == "green"
+
+
+def test_normal_bot_aims_nothing_at_a_mirror():
+    bot = make_bot("normal", seed=1)
+    g = make([["R+2", "R1", "G4", "B5"], ["Y1"], ["B1"]], tokens=[[], ["mirror"], []])
+    assert str(g.card(bot.choose(g.observation(0)).card)) != "R+2"
+    g = make([["R+2", "R1", "G4", "B5"], ["Y1"], ["B1"]])
+    assert str(g.card(bot.choose(g.observation(0)).card)) == "R+2"  # no Mirror: attack
+    g = make([["R+2", "G1"], ["R+2", "G2", "G3"], ["Y1"]], tokens=[[], [], ["mirror"]])
+    play(g, 0, "R+2")
+    assert bot.choose(g.observation(1)) == Action("draw")  # a stacked Draw 2 would bounce back

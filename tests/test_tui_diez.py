@@ -547,3 +547,19 @@ async def test_new_game_screen_offers_diez_with_its_options() -> None:
         assert "Scoring" in labels and "UNO calls" in labels and "Target score" in labels
         await pilot.press("enter")
         await wait_for(pilot, app, DiezTableScreen)
+
+
+async def test_mirror_proc_arms_the_seat_row_and_the_log_says_so() -> None:
+    app = make_app({"hands": [["YPR", "Y1", "G4", "B6"], ["R7", "R8"], ["G7", "G8"]], "discard": ["Y5"],
+                    "tokens": [[], ["mirror"], []], "current": 0})
+    async with app.run_test(size=SIZE) as pilot:
+        obs = await settle(pilot, app)
+        await select(pilot, app, cid(obs, "YPR"))
+        await pilot.press("enter")
+        labels = await pick(pilot, app, "proc", "Mirror")
+        assert any("Otherwise you hold a Mirror's effect" in label for label in labels)
+        await pilot.pause(0.05)
+        assert obs_of(app)["players"][0]["mirror_armed"]
+        row = next(line for line in text_of(table_of(app).query_one(DiezPlayersView)).splitlines() if "You" in line)
+        assert "[Mir]" in row
+        assert "You hold a Mirror's effect" in log_text(app)

@@ -34,7 +34,8 @@ DIEZ_RULES: list[tuple[str, str]] = [
             "played on: guilty, they take the effect; innocent, you take it plus a penalty."),
     ("Jump-in", "Hold the exact top card? Play it out of turn (j): it cancels the card's effect and the "
                 "stack. Marked J on the pile when you can, j when anyone could."),
-    ("Tokens", "At most 3 each, public. Green: lasting effects; yellow italic: traps, spent when they act."),
+    ("Tokens", "At most 3 each, public. Green: lasting effects; yellow italic: traps, spent when they act. "
+               "[Mir]: a Mirror's effect held from a Proc (not a token)."),
     ("Score", "Empty your hand to win the round (option scoring: card points, or rounds won)."),
 ]
 

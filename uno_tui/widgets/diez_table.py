@@ -177,6 +177,8 @@ class DiezPlayersView(DiezCardPainter):
                 if k:
                     tokens.append(" ")
                 tokens.append(token_label(kind), fg("players--trap" if kind in TRAPS else "players--token"))
+            if p.get("mirror_armed"):  # a Proc'd Mirror: no token, but it acts like one
+                tokens.append(" [Mir]" if tokens else "[Mir]", fg("players--trap"))
             badge = Text("")
             if obs["phase"] == "stack" and seat == pending.get("victim") and not obs["over"]:
                 badge = Text(f"+{pending.get('total', 0)}?", self.get_component_rich_style("players--exposed"))

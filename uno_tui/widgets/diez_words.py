@@ -28,9 +28,11 @@ TOKENS: dict[str, tuple[str, bool, str, str]] = {
     "snare": ("Snr", True, "Cancels the effect of the next power or effect card you play (a wild still names "
                            "its colour; on a stack you draw it). Then it is spent.",
               "On a stack: works as a Stop."),
-    "mirror": ("Mir", True, "The next power card used on you (Skip, Draw 2, Dagger, Tag, Trade, Share, a stack "
-                            "moved at you) turns back on its player. Then it is spent.",
-               "On a stack: the stack goes back to whoever sent it."),
+    "mirror": ("Mir", True, "The next card used on you (Skip, Draw 2, Draw 4, Draw Color, Dagger, Tag, Trade, "
+                            "Share, a Choice's effect, a Hex, Magnet, Reveal or White Proc, a stack moved at you) "
+                            "turns back on its player. Then it is spent.",
+               "On a stack: the stack goes back to whoever sent it. Otherwise you hold a Mirror's effect "
+               "([Mir]) for the next card used on you."),
     "ace": ("Ace", True, "On a forced draw you may first search the draw pile for any card. Then it is spent.",
             "Search the draw pile for any card."),
     "double": ("Dbl", True, "Your next forced draw is doubled. Then it is spent.",

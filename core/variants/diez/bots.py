@@ -5,8 +5,9 @@ black card as its last one, which only draws 2); it stacks on draw stacks with
 the cheapest card that moves the stack on, challenges when the challenged
 player's hand makes holding the colour likely, jumps in whenever it can, gives
 harmful tokens to the player closest to going out and helpful ones to the
-player furthest from it, removes harmful tokens from itself, tags itself, and
-stops drawing at the Needle. ``easy`` (random legal moves) needs nothing here.
+player furthest from it, removes harmful tokens from itself, tags itself, aims
+no card at a player whose Mirror would turn it back, and stops drawing at the
+Needle. ``easy`` (random legal moves) needs nothing here.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ BAD = {"hex": 3, "silence": 2, "reveal": 1, "snare": 2, "double": 3}
 """Tokens that hurt their holder."""
 _PRIORITY = {"+2": 6, "W+4": 5, "S": 8, "R": 8, "TG": 9, "ST": 7, "PR": 4, "WC": 3}
 """Stack answers by preference (higher first)."""
+_AIMED = frozenset({"+2", "S", "DG", "W+4", "WDC", "TR", "SH"})
+"""Cards whose effect falls on the next player, and so turns back at a Mirror."""
 
 
 def _points(card: dict[str, Any]) -> int:
@@ -93,12 +96,18 @@ class DiezNormalBot(Bot):
         n = len(obs["players"])
         return ((obs["me"] if p is None else p) + obs["direction"]) % n
 
+    @staticmethod
+    def _mirrored(obs: dict[str, Any], q: int) -> bool:
+        """Whether ``q`` would turn a card aimed at them back (a Mirror token or an armed Mirror)."""
+        return "mirror" in obs["tokens"][q] or bool(obs["players"][q].get("mirror_armed"))
+
     # -- resting phases ---------------------------------------------------------------------------
     def _play(self, obs, legal, hand) -> Action | None:
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             return None
         nxt = obs["players"][self._next(obs)]["cards"]
+        mirrored = self._mirrored(obs, self._next(obs))
         color = obs["color"]
         mine = obs["tokens"][obs["me"]]
         best = None
@@ -125,6 +134,8 @@ class DiezNormalBot(Bot):
                     score -= 40
                 if rank == "RV":
                     score -= 10
+            if mirrored and rank in _AIMED:
+                score -= 50  # it would come back on us
             if "snare" in mine and rank not in ("W", "WB") and (c["color"] is None or not rank[0].isdigit()):
                 score -= 10  # the effect would be lost
             if a.target is not None and a.target == len(obs["piles"]):
@@ -150,6 +161,8 @@ class DiezNormalBot(Bot):
                 return Action("challenge")
         plays = [a for a in legal if a.kind == "play"
                  and not (len(hand) == 1 and hand[a.card]["color"] is None)]
+        if self._mirrored(obs, self._next(obs)):
+            plays = [a for a in plays if hand[a.card]["rank"] not in _AIMED]  # would bounce back
         if plays:
             return max(plays, key=lambda a: _PRIORITY.get(hand[a.card]["rank"], 0))
         return Action("draw")
@@ -244,9 +257,12 @@ class DiezNormalBot(Bot):
         procs = [a for a in legal if a.kind == "proc"]
         order = ["silence", "snare", "double", "mirror", "hex", "ace", "link", "sub", "magnet", "white"]
         nxt = self._next(obs)
+        aimed_ok = not self._mirrored(obs, nxt)
         for kind in order:
             for a in procs:
                 if a.color == kind:
+                    if kind in ("hex", "magnet") and not aimed_ok:
+                        continue
                     if kind == "hex" and not obs["tokens"][nxt]:
                         continue
                     if kind == "magnet" and len(hand) < 2:

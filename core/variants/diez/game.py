@@ -33,6 +33,8 @@ from .cards import (
 JUMP_PHASES = frozenset({"play", "drawn", "stack", "color", "sub", "challenge"})
 """Phases in which a jump-in may interrupt (see the rules page)."""
 RESTING = frozenset({"play", "drawn", "stack"})
+AIMED_PROCS = frozenset({"hex", "magnet", "reveal", "white"})
+"""Procs whose effect falls on the next player, so a Mirror can turn them back."""
 SCORING = ("points", "rounds")
 STOP = Action("stop")
 DRAW_TOKEN = Action("draw_token")
@@ -83,6 +85,8 @@ class DiezGame(Game):
         self.tokens: list[list[str]] = [[] for _ in range(n)]
         self.bag: list[str] = token_bag()
         self.queue: list[dict[str, Any]] = []
+        self.armed: list[bool] = [False] * n
+        """Who holds a Mirror's effect from a Proc, ready for the next power card used on them."""
 
     def _setup(self, setup: dict[str, Any]) -> None:
         setup = dict(setup)
@@ -296,7 +300,8 @@ class DiezGame(Game):
             return [Action("proc", color=k) for k in STACKABLE_PROCS if k in held]
         acts = []
         for k in TOKEN_KINDS:
-            if k not in held or k in ("mirror", "double"):
+            # A Double's Proc has no stack to double; a Mirror's effect is armed only once.
+            if k not in held or k == "double" or (k == "mirror" and self.armed[p]):
                 continue
             if k == "block":
                 acts += [Action("proc", color=k, target=q) for q in self.active if "block" in self.tokens[q]]
@@ -392,10 +397,37 @@ class DiezGame(Game):
             events.append(Event("token_remove", player=by, target=q, reason=kind))
 
     def _mirror(self, victim: int, p: int, events: list[Event]) -> bool:
-        """A Mirror on ``victim`` turns a power card of ``p``'s back on ``p``."""
-        if victim != p and "mirror" in self.tokens[victim]:
+        """A Mirror on ``victim`` turns an effect of ``p``'s card back on ``p``.
+
+        A Mirror armed by a Proc goes first (it cannot be taken away, the token can). The
+        card turned back is ``p``'s own, so the draws it causes are not "forced" ones.
+        """
+        if victim == p:
+            return False
+        if self.armed[victim]:
+            self.armed[victim] = False
+            events.append(Event("mirror_used", player=victim, target=p))
+            return True
+        if "mirror" in self.tokens[victim]:
             self._lose_token(victim, "mirror", events, "trigger", by=p)
             return True
+        return False
+
+    # -- UNO catches ----------------------------------------------------------------------------
+    def _catch_draw(self, q: int, n: int, events: list[Event]) -> None:
+        # A catch is no card's doing, so no token acts on it, but the Needle lets the drawer stop
+        # "regardless of what caused them to draw". The draw is a step in front of whatever was
+        # going on, which carries on afterwards as it was.
+        step = _step_draw(q, n, reason="uno")
+        if self.phase in RESTING:
+            self.queue = [step, {"op": "resume", "who": self.current, "phase": self.phase, "drawn": self.drawn}]
+        else:
+            self.queue.insert(0, step)
+        self._run(events)
+
+    def _step_resume(self, s: dict, events: list[Event]) -> bool:
+        self.queue.pop(0)
+        self.current, self.phase, self.drawn = s["who"], s["phase"], s["drawn"]
         return False
 
     # -- carrying out actions --------------------------------------------------------------------
@@ -558,29 +590,25 @@ class DiezGame(Game):
         getattr(self, "_fx_" + _FX_NAMES[s["rank"]])(s, events)
         return False
 
-    def _power(self, s: dict) -> bool:
-        return s["via"] is None
-
     def _start_stack(self, s: dict, total: int, events: list[Event], *, challengeable: bool = False) -> None:
         p, v = s["who"], self._next(s["who"])
-        if self._power(s) and self._mirror(v, p, events):
-            self._insert_before_end(_step_draw(p, total, forced=True))
+        if self._mirror(v, p, events):
+            self._insert_before_end(_step_draw(p, total, forced=False))
             return
         self.pending = {"kind": "stack", "pile": s["pile"], "total": total, "victim": v, "by": p,
                         "challengeable": challengeable, "bluff": s["bluff"] and challengeable, "before": 0}
         end = self._end()
         end["to"], end["phase"] = v, "stack"
 
-    def _move_stack(self, s: dict, v: int, events: list[Event], *, add: int = 0, power: bool | None = None,
+    def _move_stack(self, s: dict, v: int, events: list[Event], *, add: int = 0,
                     challengeable: bool = False) -> None:
         p = s["who"]
         pend = self.pending
         before = pend["total"]
         total = before + add
-        power = self._power(s) if power is None else power
-        if power and self._mirror(v, p, events):
+        if self._mirror(v, p, events):
             self.pending = None
-            self._insert_before_end(_step_draw(p, total, forced=True))
+            self._insert_before_end(_step_draw(p, total, forced=False))
             return
         pend.update(total=total, victim=v, by=p, challengeable=challengeable,
                     bluff=s["bluff"] and challengeable, before=before, pile=s["pile"])
@@ -591,13 +619,15 @@ class DiezGame(Game):
     def _fx_skip(self, s: dict, events: list[Event]) -> None:
         p = s["who"]
         v = self._next(p)
-        if s["via"] is None:
-            self.skipped[s["pile"]] = v
         if s["stack"]:
+            if s["via"] is None:
+                self.skipped[s["pile"]] = v
             self._move_stack(s, v, events)
             return
-        if self._power(s) and self._mirror(v, p, events):
-            return
+        if self._mirror(v, p, events):
+            return  # not played on v after all: v may jump in on it
+        if s["via"] is None:
+            self.skipped[s["pile"]] = v
         events.append(Event("skip", player=v))
         self._end()["to"] = self._next(v)
 
@@ -621,7 +651,7 @@ class DiezGame(Game):
 
     def _fx_draw4(self, s: dict, events: list[Event]) -> None:
         if s["stack"]:
-            self._move_stack(s, self._next(s["who"]), events, add=4, power=False, challengeable=True)
+            self._move_stack(s, self._next(s["who"]), events, add=4, challengeable=True)
         else:
             self._start_stack(s, 4, events, challengeable=True)
 
@@ -631,8 +661,8 @@ class DiezGame(Game):
             events.append(Event("stop", player=s["who"]))
 
     def _fx_tag(self, s: dict, events: list[Event]) -> None:
-        self.queue.insert(0, {"op": "target", "who": s["who"], "stack": s["stack"], "power": self._power(s),
-                              "pile": s["pile"], "bluff": False})
+        self.queue.insert(0, {"op": "target", "who": s["who"], "stack": s["stack"], "pile": s["pile"],
+                              "bluff": False})
 
     def _step_target(self, s: dict, events: list[Event]) -> bool:
         return self._wait(s)
@@ -642,8 +672,8 @@ class DiezGame(Game):
         q = a.target
         events.append(Event("tag", player=p, target=q))
         if s["stack"]:
-            self._move_stack({**s, "via": None if s["power"] else "WC"}, q, events)
-        elif s["power"] and self._mirror(q, p, events):
+            self._move_stack(s, q, events)
+        elif self._mirror(q, p, events):
             self._end()["to"] = p
         else:
             self._end()["to"] = q
@@ -651,8 +681,8 @@ class DiezGame(Game):
     def _fx_dagger(self, s: dict, events: list[Event]) -> None:
         p = s["who"]
         v = self._next(p)
-        if self._power(s) and self._mirror(v, p, events):
-            self._insert_before_end(_step_draw(p, 1, forced=True, reason="dagger"))
+        if self._mirror(v, p, events):
+            self._insert_before_end(_step_draw(p, 1, forced=False, reason="dagger"))
             return
         self._end()["to"] = v
         if s["via"] is not None:  # a Choice's Dagger: its challenge has been had
@@ -667,7 +697,7 @@ class DiezGame(Game):
     def _fx_trade(self, s: dict, events: list[Event]) -> None:
         p = s["who"]
         v = self._next(p)
-        if self._power(s) and self._mirror(v, p, events):
+        if self._mirror(v, p, events):
             return
         self.hands[p], self.hands[v] = self.hands[v], self.hands[p]
         events.append(Event("swap", player=p, target=v))
@@ -680,7 +710,7 @@ class DiezGame(Game):
     def _fx_share(self, s: dict, events: list[Event]) -> None:
         p = s["who"]
         v = self._next(p)
-        if self._power(s) and self._mirror(v, p, events):
+        if self._mirror(v, p, events):
             v = p
         self._share(v, events)
 
@@ -746,6 +776,9 @@ class DiezGame(Game):
     def _fx_drawcolor(self, s: dict, events: list[Event]) -> None:
         p = s["who"]
         v = self._next(p)
+        if self._mirror(v, p, events):
+            self._insert_before_end(_step_draw(p, until=self.colors[s["pile"]], forced=False, reason="draw_color"))
+            return
         self._end()["to"] = self._next(v)
         self.queue.insert(0, {"op": "challenge", "who": v, "by": p, "card": "WDC", "bluff": s["bluff"],
                               "pile": s["pile"], "color": self.colors[s["pile"]]})
@@ -993,17 +1026,22 @@ class DiezGame(Game):
                 end = self._end()
                 end["to"] = self._next(by) if v == by else v
             return
+        # Procs aimed at the next player can meet a Mirror: then they act the other way round.
+        who, on = (v, p) if kind in AIMED_PROCS and self._mirror(v, p, events) else (p, v)
         if kind == "hex":
-            n = len(self.tokens[v])
+            n = len(self.tokens[on])
             if n:
-                self._insert_before_end(_step_draw(v, n, forced=True, reason="hex"))
+                self._insert_before_end(_step_draw(on, n, forced=on != p, reason="hex"))
         elif kind == "magnet":
-            self.queue.insert(0, {"op": "give_card", "who": p, "to": v})
+            self.queue.insert(0, {"op": "give_card", "who": who, "to": on})
+        elif kind == "mirror":
+            self.armed[p] = True
+            events.append(Event("mirror_armed", player=p))
         elif kind == "block":
             self.tokens[a.target].remove("block")
             self.queue.insert(0, {"op": "replace", "who": p, "holder": a.target})
         elif kind == "reveal":
-            events.append(Event("reveal", player=v, cards=tuple(self.hands[v]), count=len(self.hands[v])))
+            events.append(Event("reveal", player=on, cards=tuple(self.hands[on]), count=len(self.hands[on])))
         elif kind == "link":
             if self._underlined(p):
                 self.queue.insert(0, {"op": "link", "who": p})
@@ -1012,7 +1050,7 @@ class DiezGame(Game):
         elif kind == "sub":
             self.queue.insert(0, {"op": "color", "who": p, "pile": s["pile"], "sub": False})
         elif kind == "white":
-            self._white(v, events)
+            self._white(on, events)
 
     def _white(self, q: int, events: list[Event]) -> bool:
         for j in range(len(self.draw_pile) - 1, -1, -1):
@@ -1268,6 +1306,7 @@ class DiezGame(Game):
         for q, pl in enumerate(obs["players"]):
             pl["tokens"] = obs["tokens"][q]
             pl["revealed"] = "reveal" in self.tokens[q]
+            pl["mirror_armed"] = self.armed[q]
             if pl["revealed"]:
                 pl["hand"] = [c.to_dict() for c in self.hands[q]]
         step = self.queue[0] if self.queue and self.phase not in RESTING else None
@@ -1292,6 +1331,7 @@ class DiezGame(Game):
             "tokens": [list(t) for t in self.tokens],
             "bag": list(self.bag),
             "queue": copy.deepcopy(self.queue),
+            "armed": list(self.armed),
         }
 
     def _load_extra(self, d: dict[str, Any]) -> None:
@@ -1303,6 +1343,7 @@ class DiezGame(Game):
         self.tokens = [list(t) for t in d["tokens"]]
         self.bag = list(d["bag"])
         self.queue = copy.deepcopy(list(d["queue"]))
+        self.armed = [bool(x) for x in d.get("armed", [False] * len(self.names))]
         if self.pending is not None:
             self.pending = dict(self.pending)
         self._focus(d["focus"])

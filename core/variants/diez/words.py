@@ -24,6 +24,8 @@ WORDS: dict[str, Any] = {
     "bomb": "{who} drew a Bomb: 3 more cards.",
     "last_black": "{who} played a black card last and must draw 2.",
     "choice": "{who} chooses the Choice's effect: {kind}.",
+    "mirror_armed": "{who} holds a Mirror's effect: the next power card used on them turns back.",
+    "mirror_used": "{who}'s Mirror effect turns {tgt}'s card back on {tgt}.",
 }
 
 
