@@ -411,3 +411,54 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
         await app.shutdown()
         if bot is not None:
             await bot.client.close()
+
+
+async def test_the_host_is_asked_before_ctrl_q_closes_the_table_for_everyone() -> None:
+    from net import Host, HostConfig
+    from uno_tui.screens.confirm import ConfirmScreen
+
+    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=5, bot_delay=0.0, heartbeat=1.0))
+    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    guest = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            guest = Client(("127.0.0.1", host.port), "Eve")
+            await guest.connect()
+            await until(pilot, lambda: len(host.peers) == 2, 5, "Eve at the table")
+            await pilot.press("ctrl+q")
+            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen, 3, "the question")
+            assert "1 other person" in shown(confirm.query_one("#confirm-detail"))
+            await pilot.press("n")  # stay
+            await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), 3)
+            assert host._server is not None and host._server.is_serving() and guest.connected
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 3, "the question again")
+            await pilot.press("ctrl+q")  # ctrl+q twice: yes
+            await until(pilot, lambda: not host._server.is_serving(), 5, "the table closed")
+        assert app.return_value == 0
+        await until_closed(guest)
+    finally:
+        if guest is not None:
+            await guest.close()
+        await app.shutdown()
+
+
+async def until_closed(client: Client, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while client.connected and loop.time() < end:
+        await asyncio.sleep(0.02)
+    assert not client.connected
+
+
+async def test_ctrl_q_leaves_at_once_when_nobody_else_is_connected() -> None:
+    from net import Host, HostConfig
+
+    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=6, bot_delay=0.0, heartbeat=1.0))
+    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.2)
+    assert app.return_value == 0 and not host._server.is_serving()

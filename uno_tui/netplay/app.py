@@ -35,6 +35,7 @@ from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
 from net import discovery
 
 from ..narration import humanize_error
+from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
 from .seats import forget_token, load_token, save_token
 from .session import NetSession
@@ -361,8 +362,30 @@ class NetApp(App[int]):
 
     # -- leaving ---------------------------------------------------------------------------------
     async def action_quit(self) -> None:
+        others = self._others_at_table()
+        if others and not self._shut and not isinstance(self.screen, ConfirmScreen):
+            # Closing the host's table ends the game for everyone: ask first (ctrl+q again says yes).
+            people = f"{others} other " + ("person" if others == 1 else "people")
+            detail = (f"You are the host: leaving closes the lobby for the {people} in it."
+                      if self.host is not None and self.host.phase == "lobby" else
+                      f"You are the host: leaving ends the game for the {people} connected to it. "
+                      "It is saved: `uno-tui host --resume` deals it on later.")
+            self.push_screen(ConfirmScreen("Close the table for everyone?", detail,
+                                           yes="close the table", no="stay"), self._quit_answered)
+            return
         await self.shutdown()
         self.exit(0)
+
+    async def _quit_answered(self, yes: bool | None) -> None:
+        if yes:
+            await self.shutdown()
+            self.exit(0)
+
+    def _others_at_table(self) -> int:
+        """People connected to the table this app hosts, besides its own seat (0 when not hosting)."""
+        if self.host is None or self._match_ended:
+            return 0
+        return max(0, len(self.host.peers) - (self.client is not None))
 
     async def on_unmount(self) -> None:
         await self.shutdown()
