@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from .cards import CHIP_HEIGHT, CHIP_WIDTH
 from .diez_cards import DiezCardPainter, chip, color_swatch, inline_card
 from .diez_words import CHALLENGED, TRAPS, token_label
-from .players import MAX_BACKS
+from .players import MAX_BACKS, SeatRows
 
 PILE_GAP = 1
 
@@ -110,7 +110,7 @@ class DiezPilesView(DiezCardPainter):
             else Text("")
 
 
-class DiezPlayersView(DiezCardPainter):
+class DiezPlayersView(DiezCardPainter, SeatRows):
     """Seats with cards, tokens, score and badges; open hands face up beneath."""
 
     COMPONENT_CLASSES = DiezCardPainter.COMPONENT_CLASSES | {
@@ -122,18 +122,8 @@ class DiezPlayersView(DiezCardPainter):
     DiezPlayersView > .players--trap { color: $warning; text-style: bold italic; }
     """
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-
-    def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
-        self.labels = list(labels)
-
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        if obs is None:
-            return
-        arrow = "↓ ↻" if obs["direction"] == 1 else "↑ ↺"
-        self.border_title = f"Players {arrow} · tokens"
+    def title(self, obs: dict[str, Any]) -> str:
+        return super().title(obs) + " · tokens"
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         if self.obs is None:
@@ -148,10 +138,7 @@ class DiezPlayersView(DiezCardPainter):
         if obs is None:
             return Text("")
 
-        def fg(name: str) -> Style:
-            full = self.get_component_rich_style(name)
-            return Style(color=full.color, bold=full.bold, italic=full.italic)
-
+        fg = self.fg
         palette = self.palette()
         pending = obs.get("pending") or {}
         step = obs.get("step") or {}
@@ -169,9 +156,7 @@ class DiezPlayersView(DiezCardPainter):
         for seat, p in enumerate(obs["players"]):
             mine = seat == obs["me"]
             current = seat == obs["current"] and not obs["over"]
-            name = Text(self.names[seat])
-            if mine and self.names[seat] != "You":
-                name.append(" (you)", fg("players--dim"))
+            name = self.name_cell(seat, obs)
             tokens = Text()
             for k, kind in enumerate(p.get("tokens") or ()):
                 if k:
@@ -194,10 +179,8 @@ class DiezPlayersView(DiezCardPainter):
             elif p.get("revealed"):
                 badge = Text("open", fg("players--dim"))
             backs = "▮" * min(p["cards"], MAX_BACKS) + ("+" if p["cards"] > MAX_BACKS else "") if wide else ""
-            style = self.get_component_rich_style("players--current") if current else (
-                self.get_component_rich_style("players--me") if mine else None)
             table.add_row("▶" if current else " ", name, str(p["cards"]), Text(backs, fg("players--backs")),
-                          tokens, badge, f"{p['score']}", style=style)
+                          tokens, badge, f"{p['score']}", style=self.row_style(seat, obs))
             if p.get("revealed") and p.get("hand") is not None and not mine:
                 shown = Text("   ")
                 for c in p["hand"][:14]:

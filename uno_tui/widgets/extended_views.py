@@ -21,6 +21,7 @@ from .extended_cards import (CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_tex
                              sort_key, zh)
 from .extended_prompt import PHASE_WORDS, effect_phrase, key_hints, situation
 from .hand import HandView
+from .players import SeatRows
 
 CARD_KINDS = frozenset({"play", "camo", "attach", "discard", "keep"})
 """Legal moves that name a card of your hand (the card is then drawn filled, with a dot)."""
@@ -61,31 +62,22 @@ CHAIN_BADGE = {"react": "◀answer", "attach": "◀attach", "duel": "◀duel", "
                "judge": "◀judge"}
 
 
-class ExtPlayersView(Widget):
+class ExtPlayersView(SeatRows):
     """One row per seat: cards against the hand cap, active effects, who must act, score."""
 
     COMPONENT_CLASSES = {"ext--current", "ext--me", "ext--bad", "ext--lasting", "ext--dim", "ext--good",
                          "ext--alert"}
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    PREFIX = "ext"
 
-    def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
-        self.labels = list(labels)
-
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        if obs is None:
-            return
-        arrow = "↓ ↻" if obs["direction"] == 1 else "↑ ↺"
-        self.border_title = f"Players {arrow} · cap {obs.get('hand_cap', '?')}"
+    def title(self, obs: dict[str, Any]) -> str:
+        return super().title(obs) + f" · cap {obs.get('hand_cap', '?')}"
 
     def render(self) -> Table | Text:
         obs = self.obs
         if obs is None:
             return Text("")
         wide = self.content_size.width >= 48
-        dim = _fg(self, "ext--dim")
         table = Table.grid(expand=True, padding=(0, 1))
         table.add_column(width=1, no_wrap=True)
         table.add_column(ratio=2, no_wrap=True, overflow="ellipsis", min_width=4)
@@ -96,13 +88,8 @@ class ExtPlayersView(Widget):
         effects = obs.get("effects") or [[] for _ in obs["players"]]
         finished = obs.get("finished") or []
         for seat, p in enumerate(obs["players"]):
-            mine = seat == obs["me"]
             current = seat == obs["current"] and not obs["over"]
-            name = Text(self.names[seat])
-            if mine and self.names[seat] != "You":
-                name.append(" (you)", dim)
-            if wide and not mine:
-                name.append(f" ({self.labels[seat]})", dim)
+            name = self.name_cell(seat, obs, label=wide)
             badges = Text()
             if seat in finished:
                 place = finished.index(seat) + 1
@@ -122,9 +109,8 @@ class ExtPlayersView(Widget):
                 badges.append(" UNO!", _fg(self, "ext--good"))
             cards = "–" if seat in finished else f"{p['cards']}/{obs.get('hand_cap', '?')}" if wide \
                 else str(p["cards"])
-            row_style = (self.get_component_rich_style("ext--current") if current
-                         else self.get_component_rich_style("ext--me") if mine else None)
-            table.add_row("▶" if current else " ", name, cards, badges, str(p["score"]), style=row_style)
+            table.add_row("▶" if current else " ", name, cards, badges, str(p["score"]),
+                          style=self.row_style(seat, obs))
         return table
 
 

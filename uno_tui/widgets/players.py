@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 from rich.style import Style
 from rich.table import Table
@@ -13,7 +13,59 @@ from textual.widget import Widget
 MAX_BACKS = 8  # card backs drawn per player before "+"
 
 
-class PlayersView(Widget):
+class SeatRows(Widget):
+    """What every players panel shares: seat names, the observation, name cells, row styles.
+
+    A panel names its component classes ``PREFIX--current``, ``PREFIX--me`` and
+    ``PREFIX--dim``, and says what its border shows in :meth:`title`.
+    """
+
+    PREFIX: ClassVar[str] = "players"
+
+    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    """The observation drawn (None before the first)."""
+
+    def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names = list(names)
+        """Each seat's name as this viewer says it ("You" for their own)."""
+        self.labels = list(labels)
+        """Each seat's kind (a bot's level, "human", ...), shown beside the name when there is room."""
+
+    def title(self, obs: dict[str, Any]) -> str:
+        # The arrows come first so they survive when a narrow border cuts the title short.
+        return "Players ↓ ↻" if obs["direction"] == 1 else "Players ↑ ↺"
+
+    def watch_obs(self, obs: dict[str, Any] | None) -> None:
+        if obs is not None:
+            self.border_title = self.title(obs)
+
+    def fg(self, name: str) -> Style:
+        """A component style's foreground only, so text keeps the row's (highlighted) background."""
+        full = self.get_component_rich_style(name)
+        return Style(color=full.color, bold=full.bold, italic=full.italic)
+
+    def name_cell(self, seat: int, obs: dict[str, Any], *, label: bool = False) -> Text:
+        """The seat's name, "(you)" after the viewer's own, and its kind when ``label``."""
+        name = Text(self.names[seat])
+        dim = self.fg(f"{self.PREFIX}--dim")
+        mine = seat == obs["me"]
+        if mine and self.names[seat] != "You":
+            name.append(" (you)", dim)
+        if label and not mine:
+            name.append(f" ({self.labels[seat]})", dim)
+        return name
+
+    def row_style(self, seat: int, obs: dict[str, Any]) -> Style | None:
+        """The highlight of the row: the player to act, else the viewer's own seat."""
+        if seat == obs["current"] and not obs["over"]:
+            return self.get_component_rich_style(f"{self.PREFIX}--current")
+        if seat == obs["me"]:
+            return self.get_component_rich_style(f"{self.PREFIX}--me")
+        return None
+
+
+class PlayersView(SeatRows):
     """One row per seat, in seat order; play moves down (or up) the list."""
 
     COMPONENT_CLASSES = {
@@ -21,31 +73,15 @@ class PlayersView(Widget):
         "players--backs", "players--dim",
     }
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-
-    def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
-        self.labels = list(labels)
-
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        if obs is None:
-            return
-        # Play moves down the list (seat order) when clockwise, up when not. The
-        # arrows come first so they survive when a narrow border cuts the title short.
-        if obs["direction"] == 1:
-            self.border_title = "Players ↓ ↻ clockwise"
-        else:
-            self.border_title = "Players ↑ ↺ anticlockwise"
+    def title(self, obs: dict[str, Any]) -> str:
+        # Play moves down the list (seat order) when clockwise, up when not.
+        return super().title(obs) + (" clockwise" if obs["direction"] == 1 else " anticlockwise")
 
     def render(self) -> Table | Text:
         obs = self.obs
         if obs is None:
             return Text("")
-        def style(name: str) -> Style:
-            # Foreground only, so text keeps the row's background (the current player's highlight).
-            full = self.get_component_rich_style(name)
-            return Style(color=full.color, bold=full.bold)
+        style = self.fg
         can_catch = any(a["kind"] == "catch" for a in obs.get("legal", ()))
         pending = obs.get("pending") or {}
         wide = self.content_size.width >= 44
@@ -58,13 +94,8 @@ class PlayersView(Widget):
         table.add_column(no_wrap=True)  # UNO badge
         table.add_column(justify="right", no_wrap=True)  # score
         for seat, p in enumerate(obs["players"]):
-            mine = seat == obs["me"]
             current = seat == obs["current"] and not obs["over"]
-            name = Text(self.names[seat])
-            if mine and self.names[seat] != "You":
-                name.append(" (you)", style("players--dim"))
-            if wide and not mine:
-                name.append(f" ({self.labels[seat]})", style("players--dim"))
+            name = self.name_cell(seat, obs, label=wide)
             backs = "▮" * min(p["cards"], MAX_BACKS) + ("+" if p["cards"] > MAX_BACKS else "")
             out = p.get("out", False)
             if out:
@@ -83,8 +114,6 @@ class PlayersView(Widget):
                 badge = Text("won", style("players--uno"))
             else:
                 badge = Text("")
-            row = self.get_component_rich_style
-            row_style = row("players--current") if current else row("players--me") if mine else None
             table.add_row(
                 "▶" if current else " ",
                 name,
@@ -92,6 +121,6 @@ class PlayersView(Widget):
                 Text(backs if wide else "", style("players--backs")),
                 badge,
                 f"{p['score']} pts" if roomy else str(p["score"]),
-                style=row_style,
+                style=self.row_style(seat, obs),
             )
         return table
