@@ -85,3 +85,58 @@ def round_trip_continue(g, rng, steps=12) -> list:
     for q in [None, *range(g.num_players)]:
         assert h.observation(q) == g.observation(q)
     return out
+
+
+def card_ids_in(obj: Any, out: set) -> set:
+    """Every card id anywhere in an observation: card dicts, and ``card``/``drawn`` fields."""
+    stack = [obj]
+    containers = (dict, list, tuple)
+    while stack:
+        o = stack.pop()
+        if type(o) is dict:
+            if "id" in o and "rank" in o:
+                out.add(o["id"])
+            for k, v in o.items():
+                if type(v) in containers:
+                    stack.append(v)
+                elif k in ("card", "drawn") and type(v) is int:
+                    out.add(v)
+        else:
+            stack.extend(v for v in o if type(v) in containers)
+    return out
+
+
+def seen_cards(g: core.Game, p: int | None, d: dict[str, Any]) -> tuple[dict[str, Any], set]:
+    """``p``'s observation, checked to survive msgpack and to show no card ``p`` may not see.
+
+    ``d`` is ``g.to_dict()``. Returns the observation and the card ids it shows.
+    """
+    obs = g.observation(p)
+    assert msgpack.unpackb(msgpack.packb(obs)) == obs, "observation does not survive msgpack"
+    seen = card_ids_in(obs, set())
+    allowed = set(d["discard"])
+    if g.over:
+        allowed |= {i for h in d["hands"] for i in h}
+    elif p is not None:
+        allowed |= set(d["hands"][p])
+    assert seen <= allowed, f"player {p} sees cards {seen - allowed}"
+    return obs, seen
+
+
+def random_unlisted(g: core.Game, rng: Any, deck_size: int = 108, extra: tuple[str, ...] = ()) -> tuple[int, Action]:
+    """A (player, action) that legal_actions does not list: plays, draws, calls, and ``extra`` kinds."""
+    n = g.num_players
+    while True:
+        p = rng.randrange(n)
+        kind = rng.choice(("play", "draw", "pass", "uno", "catch", "challenge") + extra)
+        if kind == "play":
+            a = Action("play", rng.randrange(deck_size), rng.choice((None,) + core.COLORS),
+                       rng.choice((None, None, rng.randrange(n))))
+        elif kind == "catch":
+            a = Action("catch", target=rng.randrange(n))
+        elif kind == "choose":
+            a = Action("choose", color=rng.choice(core.COLORS))
+        else:
+            a = Action(kind)
+        if a not in g.legal_actions(p):
+            return p, a

@@ -10,13 +10,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import msgpack
 import pytest
+import support
+from support import (
+    assert_conserved,
+    assert_illegal,
+    cid,
+    hand,
+    play,
+    random_unlisted,
+    round_trip_continue,
+    seen_cards,
+)
 
 import core
 from core import Action, IllegalAction
-import support
-from support import assert_conserved, assert_illegal, cid, hand, play, round_trip_continue
 
 # -- helpers ------------------------------------------------------------------------
 
@@ -611,23 +619,6 @@ MIXES = [
 ]
 
 
-def card_ids_in(obj, out: set) -> set:
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if type(o) is dict:
-            if "id" in o and "rank" in o:
-                out.add(o["id"])
-            for k, v in o.items():
-                if type(v) in (dict, list, tuple):
-                    stack.append(v)
-                elif k in ("card", "drawn") and type(v) is int:
-                    out.add(v)
-        elif type(o) in (list, tuple):
-            stack.extend(v for v in o if type(v) in (dict, list, tuple))
-    return out
-
-
 def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
@@ -641,33 +632,9 @@ def check_state(g) -> dict:
 
 
 def check_observation(g, p, d):
-    obs = g.observation(p)
-    assert msgpack.unpackb(msgpack.packb(obs)) == obs
-    seen = card_ids_in(obs, set())
-    allowed = set(d["discard"])
-    if g.over:
-        allowed |= {i for h in d["hands"] for i in h}
-    elif p is not None:
-        allowed |= set(d["hands"][p])
-    assert seen <= allowed, f"player {p} sees {seen - allowed}"
+    obs, _ = seen_cards(g, p, d)
     if obs.get("pending"):
         assert "bluff" not in obs["pending"]
-
-
-def random_unlisted(g, rng):
-    n = g.num_players
-    while True:
-        p = rng.randrange(n)
-        kind = rng.choice(("play", "draw", "pass", "uno", "catch", "challenge"))
-        if kind == "play":
-            a = Action("play", rng.randrange(108), rng.choice((None,) + core.COLORS),
-                       rng.choice((None, None, rng.randrange(n))))
-        elif kind == "catch":
-            a = Action("catch", target=rng.randrange(n))
-        else:
-            a = Action(kind)
-        if a not in g.legal_actions(p):
-            return p, a
 
 
 @pytest.mark.parametrize("mix", range(len(MIXES)))

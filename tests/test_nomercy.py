@@ -13,11 +13,21 @@ from collections import Counter
 
 import msgpack
 import pytest
+import support
+from support import (
+    assert_conserved,
+    assert_illegal,
+    cid,
+    hand,
+    notes,
+    play,
+    random_unlisted,
+    round_trip_continue,
+    seen_cards,
+)
 
 import core
 from core import Action, IllegalAction
-import support
-from support import assert_conserved, assert_illegal, cid, hand, notes, play, round_trip_continue
 
 DECK_SIZE = 168
 
@@ -831,23 +841,6 @@ def test_knockout_survives_save_and_restore():
 # -- random self-play ------------------------------------------------------------------------
 
 
-def card_ids_in(obj, out: set) -> set:
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if type(o) is dict:
-            if "id" in o and "rank" in o:
-                out.add(o["id"])
-            for k, v in o.items():
-                if type(v) in (dict, list, tuple):
-                    stack.append(v)
-                elif k in ("card", "drawn") and type(v) is int:
-                    out.add(v)
-        elif type(o) in (list, tuple):
-            stack.extend(v for v in o if type(v) in (dict, list, tuple))
-    return out
-
-
 def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
@@ -864,15 +857,7 @@ def check_state(g) -> dict:
 
 
 def check_observation(g, p, d):
-    obs = g.observation(p)
-    assert msgpack.unpackb(msgpack.packb(obs)) == obs
-    seen = card_ids_in(obs, set())
-    allowed = set(d["discard"])
-    if g.over:
-        allowed |= {i for h in d["hands"] for i in h}
-    elif p is not None:
-        allowed |= set(d["hands"][p])
-    assert seen <= allowed, f"player {p} sees {seen - allowed}"
+    obs, seen = seen_cards(g, p, d)
     assert not seen & set(d["draw_pile"]) and not seen & set(d["set_aside"])
     assert [q["out"] for q in obs["players"]] == g.out
     assert obs["set_aside_count"] == len(d["set_aside"])
@@ -891,24 +876,6 @@ def check_events(events, n):
                     assert e.view(q).cards == ()
 
 
-def random_unlisted(g, rng):
-    n = g.num_players
-    while True:
-        p = rng.randrange(n)
-        kind = rng.choice(("play", "draw", "pass", "uno", "catch", "challenge", "choose"))
-        if kind == "play":
-            a = Action("play", rng.randrange(DECK_SIZE), rng.choice((None,) + core.COLORS),
-                       rng.choice((None, None, rng.randrange(n))))
-        elif kind == "catch":
-            a = Action("catch", target=rng.randrange(n))
-        elif kind == "choose":
-            a = Action("choose", color=rng.choice(core.COLORS))
-        else:
-            a = Action(kind)
-        if a not in g.legal_actions(p):
-            return p, a
-
-
 @pytest.mark.parametrize("n", range(2, 7))
 def test_random_selfplay(n):
     rng = random.Random(4200 + n)
@@ -925,7 +892,7 @@ def test_random_selfplay(n):
                 check_observation(g, g.current, d)
                 check_observation(g, rng.randrange(n), d)
                 check_observation(g, None, d)
-                p, a = random_unlisted(g, rng)
+                p, a = random_unlisted(g, rng, DECK_SIZE, ("choose",))
                 with pytest.raises(IllegalAction):
                     g.apply(p, a)
                 assert g.to_dict() == d

@@ -25,6 +25,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import card_ids_in
 
 import core
 from core import Action, IllegalAction
@@ -105,25 +106,6 @@ def check_legal(g, d):
         assert len(legal) == len(set(legal)), f"duplicate legal actions for {p}: {legal}"
         assert set(legal) == expected_legal(g, p, d), f"player {p}, phase {g.phase}"
         assert (p in to_act) == bool(legal)
-
-
-def card_ids_in(obj, out: set) -> set:
-    """Every card id anywhere in an observation: card dicts, and ``card``/``drawn`` fields."""
-    stack = [obj]
-    containers = (dict, list, tuple)
-    while stack:
-        o = stack.pop()
-        if type(o) is dict:
-            if "id" in o and "rank" in o:
-                out.add(o["id"])
-            for k, v in o.items():
-                if type(v) in containers:
-                    stack.append(v)
-                elif k in ("card", "drawn") and type(v) is int:
-                    out.add(v)
-        else:
-            stack.extend(v for v in o if type(v) in containers)
-    return out
 
 
 def check_observation(g, p, d):
