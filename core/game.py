@@ -230,6 +230,20 @@ class Game:
             raise InvalidCard(f"{text!r} is not a card of the {self.variant} deck")
         return face
 
+    def _card_pool(self) -> dict[tuple[str | None, str], list[Card]]:
+        """This deck's cards by face, for a setup to take from (what is left stays in it)."""
+        pool: dict[tuple[str | None, str], list[Card]] = {}
+        for card in self.cards:
+            pool.setdefault(card.face, []).append(card)
+        return pool
+
+    def _take_setup_card(self, pool: dict[tuple[str | None, str], list[Card]], text: str) -> Card:
+        """Take a card named by notation out of ``pool``; each copy can be taken once."""
+        face = self.parse(text)
+        if not pool.get(face):
+            raise ValueError(f"setup names more copies of {text} than the deck holds")
+        return pool[face].pop(0)
+
     def _setup(self, setup: dict[str, Any]) -> None:
         """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
         known = {"hands", "discard", "draw", "current", "direction", "color", "scores", "dealer"}
@@ -237,15 +251,10 @@ class Game:
         if unknown:
             raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
         n = self.num_players
-        pool: dict[tuple[str | None, str], list[Card]] = {}
-        for card in self.cards:
-            pool.setdefault(card.face, []).append(card)
+        pool = self._card_pool()
 
         def take(text: str) -> Card:
-            face = self.parse(text)
-            if not pool.get(face):
-                raise ValueError(f"setup names more copies of {text} than the deck holds")
-            return pool[face].pop(0)
+            return self._take_setup_card(pool, text)
 
         hands = setup.get("hands", [[] for _ in range(n)])
         if len(hands) != n:

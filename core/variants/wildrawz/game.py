@@ -113,15 +113,10 @@ class WildRawzGame(Game):
         if unknown:
             raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
         n = self.num_players
-        pool: dict[tuple[str | None, str], list[Card]] = {}
-        for card in self.cards:
-            pool.setdefault(card.face, []).append(card)
+        pool = self._card_pool()
 
         def take(text: str) -> Card:
-            face = self.parse(text)
-            if not pool.get(face):
-                raise ValueError(f"setup names more copies of {text} than the deck holds")
-            return pool[face].pop(0)
+            return self._take_setup_card(pool, text)
 
         if "round" in setup:
             self.round = int(setup["round"])
