@@ -216,6 +216,9 @@ async def test_token_card_draw_and_give_then_remove() -> None:
         await pilot.press("enter")
         labels = await pick(pilot, app, "token", "Draw a token")
         assert "Remove Ada's Hex token" in labels
+        picker = await wait_for(pilot, app, ChoicePicker)
+        token = obs_of(app)["step"]["token"]
+        assert text_of(picker.query_one("#choice-note")).startswith(f"{token.title()}: {TOKENS[token][2][:20]}")
         labels = await pick(pilot, app, "give", "Ben")
         assert any("Ada" in label for label in labels)
         obs = obs_of(app)

@@ -33,6 +33,7 @@ ChoicePicker, SearchPicker { align: center middle; background: $background 60%; 
 #choice-title, #search-title { text-style: bold; width: 100%; margin-bottom: 1; }
 #choice-list { height: auto; max-height: 20; width: auto; }
 #choice-keys, #search-keys { color: $text-muted; width: 100%; margin-top: 1; }
+#choice-note { width: 100%; max-width: 60; margin-top: 1; }
 .choice { width: auto; min-width: 44; height: 1; }
 .choice.-chosen { background: $accent 40%; text-style: bold; }
 SearchGrid { height: auto; width: auto; min-width: 44; }
@@ -82,8 +83,11 @@ class ChoicePicker(ModalScreen[Action | None]):
                 for i, (label, _) in enumerate(self.options):
                     key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
                     yield ChoiceRow(i, Text(f" {key}  ") + Text(label))
-            keys = f"↑/↓ enter, or 1-{min(len(self.options), 9)}" if self.options else ""
-            yield Static(" · ".join(x for x in (self.note, keys, "esc closes") if x), id="choice-keys")
+            n = min(len(self.options), 9)
+            keys = ("enter, or 1" if n == 1 else f"↑/↓ enter, or 1-{n}") if self.options else ""
+            if self.note:
+                yield Static(self.note, id="choice-note")
+            yield Static(" · ".join(x for x in (keys, "esc closes") if x), id="choice-keys")
 
     def on_mount(self) -> None:
         self.watch_index(self.index)

@@ -36,6 +36,7 @@ from ..widgets.diez_table import DiezPilesView, DiezPlayersView
 from ..widgets.diez_words import (
     action_words,
     card_name,
+    prompt_note,
     prompt_title,
     status_line,
     step_op,
@@ -222,7 +223,8 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
             return
         if op in LIST_STEPS:
             options = [(action_words(a.to_dict(), obs, names), a) for a in legal if a.kind not in ("uno", "catch")]
-            self.app.push_screen(ChoicePicker(prompt_title(obs, names), options, kind=op), self._chosen)
+            self.app.push_screen(ChoicePicker(prompt_title(obs, names), options, kind=op, note=prompt_note(obs)),
+                                 self._chosen)
             return
         self.action_actions()  # a step this table has no list for: every legal action, in words
 

@@ -234,6 +234,15 @@ def prompt_title(obs: Obs, names: Sequence[str]) -> str:
                        token=token_name(step.get("token") or "?"))
 
 
+def prompt_note(obs: Obs) -> str:
+    """A line under a list's title that helps choose: what the token being given does."""
+    step = obs.get("step") or {}
+    kind = step.get("token") if step_op(obs) == "give" else None
+    if kind in TOKENS:
+        return f"{token_name(kind)}: {TOKENS[kind][2]}"
+    return ""
+
+
 def status_line(obs: Obs, names: Sequence[str]) -> str:
     """What is going on at a Diez table and which keys matter now."""
     me = obs.get("me")
@@ -283,7 +292,8 @@ def status_line(obs: Obs, names: Sequence[str]) -> str:
     if op in ("give_card", "magnet"):
         return "Give a card: enter gives the chosen card · p gives none"
     if op:
-        return f"{prompt_title(obs, names)}: enter opens the choices · a: all actions"
+        title = prompt_title(obs, names)
+        return f"{title}{'' if title.endswith('?') else ':'} enter opens the choices · a: all actions"
     if obs["phase"] == "drawn":
         return "You drew a playable card: enter plays it, p keeps it."
     hint = "←/→ choose · enter play · d draw · a: all actions"
