@@ -65,6 +65,7 @@ class TableScreen(Screen[None]):
         self.pacing = pacing
         self._rng = random.Random()  # pacing jitter only; the game's randomness is in core
         self._bot_timer: Timer | None = None
+        self._told = False  # the log has the round's heading and deal: bots may move after it
         self._round_over_timer: Timer | None = None
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
         self._too_small = False
@@ -123,6 +124,7 @@ class TableScreen(Screen[None]):
         assert self.obs is not None
         log.add_heading(f"Round {self.obs['round'] + 1}")
         log.add_events(self.session.opening_events(), self.session.names, self.session.me)
+        self._told = True
         self._schedule_bots()  # in case a bot begins (a Reverse or Skip turned up first)
         self._prompt_if_asked()  # a scripted position may start with a question to you
 
@@ -218,6 +220,8 @@ class TableScreen(Screen[None]):
     def _schedule_bots(self) -> None:
         """(Re)start the pause before the bots' next move."""
         self._stop_bots()
+        if not self._told:
+            return  # _tell_deal starts them, once the log has told the deal
         low, high = self.pacing
         delay = self._rng.uniform(low, high) if high > 0 else MIN_TIMER
         self._bot_timer = self.set_timer(delay, self._bot_tick)
