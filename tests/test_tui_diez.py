@@ -566,3 +566,11 @@ async def test_mirror_proc_arms_the_seat_row_and_the_log_says_so() -> None:
         row = next(line for line in text_of(table_of(app).query_one(DiezPlayersView)).splitlines() if "You" in line)
         assert "[Mir]" in row
         assert "You hold a Mirror's effect" in log_text(app)
+
+
+async def test_the_log_tells_the_deal_before_a_bot_that_begins_moves() -> None:
+    app = make_app({"hands": [["R1", "G2"], ["R7", "R8"], ["R+2", "B9"]], "discard": ["R5"], "current": 2})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        lines = [line for line in log_text(app).splitlines() if line.strip()]
+        assert "Round 1" in lines[0] and any("Ben plays" in line for line in lines[1:]), lines
