@@ -56,9 +56,16 @@ from .fair import HOST_PID, Ledger, Unfair, entry_hash, peer_message, seed_commi
 from .framing import MAX_FRAME_FROM_HOST
 from .identity import FP_ADDRESS, Identity, KnownHosts
 from .messages import HOST_SCHEMAS, PROTOCOL_VERSION, MessageError
+from .runtime import collect_when_idle
 from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.client")
+
+QUIET = 0.05
+"""Seconds without a frame from the host after which the work kept off the path of the moves is done:
+the round's audit, and the host's signatures on the log entries taken so far."""
+SIG_CHECK_BATCH = 64
+"""Signatures checked in one go (about 4 ms) before frames that arrived meanwhile are handled."""
 
 
 class Refused(Exception):
@@ -143,6 +150,9 @@ class Client:
         self._held: list[tuple[Any, ...]] = []
         self._audit_due: list[int] = []
         """Rounds closed in the log whose audit runs once the frames already received are handled."""
+        self._quiet: asyncio.TimerHandle | None = None
+        self._last_frame = 0.0
+        """When the latest frame arrived (the event loop's clock): audits and log signatures wait for a quiet spell."""
         self.name = name
         self.password = password
         self.spectate = spectate
@@ -280,7 +290,7 @@ class Client:
             raise
         self._channel = channel
         if self.ledger is None:
-            self.ledger = Ledger(host_key, seat=reply["seat"], me=self.identity.public)
+            self.ledger = Ledger(host_key, seat=reply["seat"], me=self.identity.public, defer_signatures=True)
         self.ledger.seat = reply["seat"]
         self._reader, self._writer = reader, writer
         self.seat, self.role = reply["seat"], reply["role"]
@@ -331,10 +341,12 @@ class Client:
         """Read frames until the link fails; returns why it did."""
         reader = self._reader
         assert reader is not None
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 body = await framing.read_body(reader, max_size=MAX_FRAME_FROM_HOST + secure.OVERHEAD,
                                                idle_timeout=3 * self.heartbeat + 1, body_timeout=10)
+                self._last_frame = loop.time()
                 assert self._channel is not None
                 msg = framing.decode(self._channel.open(body), MAX_FRAME_FROM_HOST)
                 messages.validate(msg, HOST_SCHEMAS)
@@ -453,9 +465,15 @@ class Client:
         self._record(kind, msg)
         try:
             if kind == "log":
-                if ledger.entries and unpack(msg["e"]).get("i", -1) < len(ledger.entries):
+                try:
+                    d = unpack(msg["e"])
+                except Exception:
+                    d = None  # the ledger says what is wrong with it
+                if ledger.entries and isinstance(d, dict) and d.get("i", -1) < len(ledger.entries):
                     return  # resent after a reconnect: already held
-                acts = ledger.add_entry(msg["e"], msg["sig"])
+                acts = ledger.add_entry(msg["e"], msg["sig"], d)
+                if ledger.unchecked and self._quiet is None:
+                    self._when_quiet_in(QUIET)
                 if len(ledger.entries) <= self._catch_up:
                     for act in acts:
                         if act[0] == "audit":
@@ -479,6 +497,43 @@ class Client:
             self._unfair(u)
         except Exception as e:  # a malformed message from the host is a failed check too
             self._unfair(Unfair("protocol", f"a {kind} message could not be read ({type(e).__name__}: {e})"))
+
+    def _when_quiet_in(self, delay: float) -> None:
+        try:
+            self._quiet = asyncio.get_running_loop().call_later(delay, self._when_quiet)
+        except RuntimeError:  # no loop (a test feeding messages by hand): the audit does it all
+            self._quiet = None
+            self._run_due_audit()
+
+    def _when_quiet(self) -> None:
+        """Once the host has been silent for :data:`QUIET` seconds: the round's audit, then signatures.
+
+        Neither holds up a move: an update is in the player's hands without
+        waiting for them (on a machine with several players, nor for the others'),
+        and they run at the latest before the next log entry is taken (the
+        audit) or within the audit (the signatures).
+        """
+        self._quiet = None
+        ledger = self.ledger
+        if ledger is None or self._closing or not (self._audit_due or ledger.unchecked):
+            return
+        quiet = asyncio.get_running_loop().time() - self._last_frame
+        if quiet < QUIET:
+            self._when_quiet_in(QUIET - quiet)
+            return
+        if self._audit_due:
+            self._run_due_audit()  # checks every signature left, too
+            collect_when_idle()  # an audit leaves a replayed round behind
+            return
+        try:
+            more = ledger.check_signatures(limit=SIG_CHECK_BATCH)
+        except Unfair as u:
+            self._unfair(u)
+            return
+        if more:  # a long backlog (a reconnect's catch-up): in slices, frames go first in between
+            self._when_quiet_in(0)
+        else:
+            collect_when_idle()
 
     def _flush_held(self) -> None:
         """After catching up: answer only the steps of the deal still waiting for us."""
@@ -524,14 +579,13 @@ class Client:
             if r is not None:
                 self._fair_send("reveal", e=e, a=a, r=r)
         elif what == "audit":
-            # Audited right after the frames already received are handled (the update of the
-            # round's last move among them), and before the next log entry is fed: the audit
-            # checks exactly the same ledger, and the move is not held up by it.
+            # Audited once the link is quiet (the update of the round's last move handled, here
+            # and at the other players' screens), and at the latest before the next log entry
+            # is fed: the audit checks exactly the same ledger, and no move is held up by it.
             self._audit_due.append(act[1])
-            try:
-                asyncio.get_running_loop().call_soon(self._run_due_audit)
-            except RuntimeError:  # no loop (a test feeding messages by hand): now
-                self._run_due_audit()
+            if self._quiet is not None:
+                self._quiet.cancel()
+            self._when_quiet_in(QUIET)
         elif what == "verdict":
             _, seat, ok, code, why, r = act
             name = ledger.names[seat] if 0 <= seat < len(ledger.names) else f"seat {seat}"
@@ -644,6 +698,9 @@ class Client:
     async def close(self) -> None:
         """Say goodbye and stop (no reconnecting)."""
         self._closing = True
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
         self._run_due_audit()
         if self._writer is not None and self._connected.is_set():
             with contextlib.suppress(Exception):

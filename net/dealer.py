@@ -28,6 +28,7 @@ from core import Event
 from .fair import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, EpochSecret, TableLog, canonical, combined_key,
                    pack, peer_message, seed_commitment, set_hash, unpack)
 from .identity import Identity, verify
+from .save import Packed, PartList
 
 if TYPE_CHECKING:
     from .host import Host
@@ -282,9 +283,14 @@ class Dealer:
 
     # -- after every deal and action ------------------------------------------------------------
     def record_step(self, game: core.Game, seat: int | None, action: Any, auto: bool,
-                    intent: tuple[bytes, bytes] | None, events: list[Event], pre_color: str | None) -> int:
-        """Log a deal or an action with its draws and openings; deliver new cards to their holders."""
-        public = [ev.view(None).to_dict() for ev in events]
+                    intent: tuple[bytes, bytes] | None, events: list[Event], pre_color: str | None,
+                    public: list[dict[str, Any]] | None = None) -> int:
+        """Log a deal or an action with its draws and openings; deliver new cards to their holders.
+
+        ``public``: the events as everyone sees them, if the caller built them already.
+        """
+        if public is None:
+            public = [ev.view(None).to_dict() for ev in events]
         draws: list[list[int]] = []
         openings: list[list[Any]] = []
         shown: list[tuple[int, int | None]] = []
@@ -334,8 +340,11 @@ class Dealer:
                 self.deliveries.setdefault(p, []).append(blob)
                 self.host.send_private(p, {"type": "deliver", "m": blob[0], "sig": blob[1]})
         # A challengeable play (a Wild Draw Four, ...): remember the hand it was played from.
-        if pre_color is not None and action is not None and action.kind == "play":
-            self._w4[seat] = (pre_color, [c.id for c in game.hands[seat]])
+        if action is not None and action.kind == "play":
+            if pre_color is not None:
+                self._w4[seat] = (pre_color, [c.id for c in game.hands[seat]])
+            else:  # judged against no colour (a new pile, ...): no older hand may rule a challenge of it
+                self._w4.pop(seat, None)
         for ev in events:
             if ev.kind == "challenge" and ev.target is not None and ev.player is not None:
                 self._rule(game, index, ev)
@@ -375,7 +384,7 @@ class Dealer:
 
     # -- saving ------------------------------------------------------------------------------------
     def to_save(self) -> dict[str, Any]:
-        return {"g": self.game_id, "secrets": [s.to_save() for s in self.secrets.values()],
+        return {"g": self.game_id, "secrets": PartList(Packed(s.packed_save()) for s in self.secrets.values()),
                 "round_epochs": [s.e for s in self.round_epochs], "attempts": list(self.attempts.items()),
                 "strikes": list(self.strikes.items()), "last_n": list(self.last_n.items()),
                 "log_len": len(self.log), "known": [[p, sorted(ids)] for p, ids in self.known.items()],

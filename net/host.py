@@ -38,13 +38,19 @@ from .identity import FP_ADDRESS, Identity
 from .messages import CLIENT_SCHEMAS, PROTOCOL_VERSION, MessageError
 from .peer import Peer
 from .record import Record
-from .save import read_save, write_save
+from .runtime import collect_when_idle
+from .save import Parts, SaveWriter, read_save
 from .seats import BOT_NAMES, HostConfig, Seat, unique_name
 from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.host")
 
 Listener = Callable[[str, dict[str, Any]], None]
+
+SAVE_DELAY = 0.005
+"""Seconds from a move to its save, unless another move comes first (see ``Host._save_soon``)."""
+SELF_AUDIT_DELAY = 0.05
+"""Seconds the host's audit of a round waits after the round's last move (see ``Host._round_over``)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
 
 
@@ -105,6 +111,13 @@ class Host:
         self._round_handle: asyncio.TimerHandle | None = None
         self._finished: asyncio.Event | None = None
         self._config_cache: tuple[str, dict[str, Any]] | None = None
+        self._saver: SaveWriter | None = None
+        self._audit_due: tuple[int, int] | None = None
+        """(round, log length at its close) of the host's own audit still to run."""
+        self._audit_handle: asyncio.TimerHandle | None = None
+        self._save_due = False
+        """A move was made and is not saved yet (see :meth:`_save_soon`)."""
+        self._save_handle: asyncio.TimerHandle | None = None
 
     # -- life cycle ------------------------------------------------------------------
     @classmethod
@@ -203,6 +216,8 @@ class Host:
         return self.phase == "finished"
 
     async def close(self, reason: str = "the host is closing") -> None:
+        self._run_self_audit()
+        self._save_if_due()
         for handle in [self._turn_handle, self._round_handle, *self._grace.values()]:
             if handle is not None:
                 handle.cancel()
@@ -221,11 +236,11 @@ class Host:
                 pass
         if self._finished is not None:
             self._finished.set()
-        for f in (self._transcript, self._log_file):
+        for f in (self._transcript, self._log_file, self._saver):
             if f is not None:
                 with contextlib.suppress(Exception):
                     f.close()
-        self._transcript = self._log_file = None
+        self._transcript = self._log_file = self._saver = None
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
@@ -313,6 +328,13 @@ class Host:
             self._dealing = False
 
     async def _deal_inner(self, first: bool) -> None:
+        self._save_if_due()  # the round as it ended, before the deal changes the game
+        if first:
+            self._run_self_audit()  # before a new match's dealer takes over the log
+        elif self._audit_due is not None:
+            # While the players commit to the new deck (they audit the round first): the host is
+            # idle then, and no move can come in before the deal.
+            asyncio.get_running_loop().call_soon(self._run_self_audit)
         cfg = self.config
         names = [s.name for s in self.seats]
         fair = self.source_factory is None
@@ -357,11 +379,12 @@ class Host:
         self.record.start_round(game.round)
         self._record_orders()
         self.phase = "playing"
+        public = [e.view(None).to_dict() for e in events]
         if self.dealer is not None:
-            self.dealer.record_step(game, None, None, False, None, events, None)
-        self._save()
+            self.dealer.record_step(game, None, None, False, None, events, None, public)
         self._broadcast_lobby()
-        self._broadcast_update(events, actor=None, auto=False)
+        self._broadcast_update(events, actor=None, auto=False, public=public)
+        self._save_soon()  # as after a move: out first, saved before anything else changes the game
         if first:
             self._emit("start", {"names": names})
         self._arm_turn_timer()
@@ -387,6 +410,7 @@ class Host:
         """Apply; if the engine needs an epoch not settled yet, undo, settle it, then call ``retry``."""
         game = self.game
         assert game is not None
+        self._save_if_due()  # the move before this one is on disk before this one is made
         # The colour a challengeable play is judged against, asked before it is applied.
         self._pre_color = game.judged_color(p, action)
         if self.dealer is None:
@@ -470,7 +494,7 @@ class Host:
                         return
                 msg = framing.decode(body, MAX_FRAME_FROM_PEER)
             except framing.LooksLikeHTTP:
-                peer.writer.write(framing.HTTP_REFUSAL)
+                peer.send_raw(framing.HTTP_REFUSAL)
                 peer.close("sent an HTTP request")
                 return
             except framing.ConnectionClosed:
@@ -795,11 +819,10 @@ class Host:
         game, record = self.game, self.record
         assert game is not None and record is not None
         record.add(p, action, auto)
+        public = [e.view(None).to_dict() for e in events]  # the events as everyone sees them
         if self.dealer is not None:
             self._record_orders()
-            self.dealer.record_step(game, p, action, auto, intent, events, self._pre_color)
-            if game.over:
-                self.dealer.close_round(game)
+            self.dealer.record_step(game, p, action, auto, intent, events, self._pre_color, public)
         if game.over:
             self.phase = "round_over"
             self.rounds_played += 1
@@ -808,27 +831,44 @@ class Host:
             if game.match_over or (rounds is not None and self.rounds_played >= rounds):
                 self.phase = "finished"
                 self.end_reason = "match_over" if game.match_over else "rounds_done"
-        # Sent first, saved right after, before anything else can happen: the
-        # save costs more than everything else an action does, and sending first
-        # keeps it out of the latency every player feels. A crash in between
-        # loses only this last move (the clients go back one state on resume).
-        self._broadcast_update(events, actor=p, auto=auto, cause=cause, seq=seq)
-        self._save()
-        if game.over:
-            self._round_over()
+        # Sent first, saved a moment later (see _save_soon): the save costs more than
+        # everything else an action does, and it is kept out of the latency every
+        # player feels. A crash in between loses only this last move (the clients go
+        # back one state on resume).
+        lobby: dict[str, Any] | None = None
+        if game.over:  # the lobby's new phase goes in the same write as the round's last update
+            lobby = self.lobby_message()
+        self._broadcast_update(events, actor=p, auto=auto, cause=cause, seq=seq, public=public,
+                               then=framing.encode(lobby) if lobby is not None else None)
+        if lobby is not None and self.dealer is not None:
+            # The round's closing entries (its scores, every slot of its decks opened: a few KB)
+            # follow its last update rather than hold it up; the log's order is the same.
+            self.dealer.close_round(game)
+        self._save_soon()
+        if lobby is not None:
+            self._round_over(lobby)
         else:
             self._arm_turn_timer()
             self._kick()
 
-    def _round_over(self) -> None:
+    def _round_over(self, lobby: dict[str, Any]) -> None:
+        """What follows a round's last move (``lobby``: the lobby message already sent for it)."""
         game = self.game
         assert game is not None
         self._cancel_turn_timer()
         if self.dealer is not None:
-            self._self_audit()
+            # The host's own audit of the round (tens of ms) waits until the round's last update
+            # has had time to reach every screen. It reads the log only up to the round's end,
+            # so the next round may begin meanwhile.
+            self._run_self_audit()  # an earlier one still waiting (rounds in quick succession)
+            self._audit_due = (game.round, len(self.dealer.log.entries))
+            if self.phase == "finished":
+                self._run_self_audit()
+            else:
+                self._audit_handle = asyncio.get_running_loop().call_later(SELF_AUDIT_DELAY, self._run_self_audit)
         self._emit("round_over", {"round": game.round, "winner": game.winner, "points": game.last_points,
                                   "scores": list(game.scores), "names": list(game.names)})
-        self._broadcast_lobby()
+        self._emit("lobby", lobby)
         if self.phase == "finished":
             end = framing.encode({"type": "end", "reason": self.end_reason or "match_over",
                                   "scores": list(game.scores), "winner": game.match_winner})
@@ -950,10 +990,16 @@ class Host:
         peer.send(msg)
 
     def _broadcast_update(self, events: list[Event], *, actor: int | None, auto: bool,
-                          cause: Peer | None = None, seq: int | None = None) -> None:
+                          cause: Peer | None = None, seq: int | None = None, then: bytes | None = None,
+                          public: list[dict[str, Any]] | None = None) -> None:
+        """Each peer's update, followed by the frame ``then`` if given (the same for everyone).
+
+        ``public``: the events as everyone sees them, if built already.
+        """
         game = self.game
         assert game is not None
-        public = [e.view(None).to_dict() for e in events]
+        if public is None:
+            public = [e.view(None).to_dict() for e in events]
         spectator_frame: bytes | None = None
         # The peer whose intent this was hears first: its round trip is the one a person feels.
         peers = sorted(self.peers, key=lambda q: q is not cause)
@@ -969,6 +1015,11 @@ class Host:
             else:
                 self._send_update(peer, events, actor=actor, auto=auto, seq=seq if peer is cause else None,
                                   public=public)
+            if then is not None:
+                peer.send_frame(then)
+            # Out now, this peer's log entry, delivery and update in one write: it gets to work
+            # on them while the host builds the next peer's.
+            peer.flush()
         self._emit("update", {"version": game.version, "events": events, "actor": actor, "auto": auto})
 
     def lobby_message(self) -> dict[str, Any]:
@@ -1017,8 +1068,23 @@ class Host:
             except Exception:
                 log.exception("a host listener failed on %s", kind)
 
-    def _self_audit(self) -> None:
-        """The host checks its own log as every peer does (a bug would show here first)."""
+    def _run_self_audit(self) -> None:
+        """The round's audit by the host, if one is due (see :meth:`_round_over`)."""
+        if self._audit_handle is not None:
+            self._audit_handle.cancel()
+            self._audit_handle = None
+        due, self._audit_due = self._audit_due, None
+        if due is not None and self.dealer is not None:
+            try:
+                self._self_audit(*due)
+            except Exception:  # a check, never a crash
+                log.exception("the host's audit of round %d failed", due[0])
+
+    def _self_audit(self, r: int, upto: int) -> None:
+        """The host checks its own log as every peer does (a bug would show here first).
+
+        ``upto``: the log's length when round ``r`` closed (entries after it belong to later rounds).
+        """
         from .fair import Ledger, Unfair
 
         assert self.dealer is not None
@@ -1026,8 +1092,7 @@ class Host:
         if ledger is None or ledger.game_id != self.dealer.game_id:
             ledger = self._ledger = Ledger(self.identity.public)
             self._ledger_fed = 0
-        entries = self.dealer.log.entries
-        r = self.game.round if self.game else 0
+        entries = self.dealer.log.entries[:upto]
         try:
             while self._ledger_fed < len(entries):
                 e, sig = entries[self._ledger_fed]
@@ -1089,13 +1154,15 @@ class Host:
 
     # -- saving --------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
+        """The save's content (see :mod:`net.save`); parts that cannot change any more come packed already."""
         assert self.game is not None and self.record is not None
-        return {
+        fair = self.dealer.to_save() if self.dealer is not None else None
+        return Parts({
             "config": self._config_dict(), "seats": [s.to_save() for s in self.seats],
-            "game": self.game.to_dict(), "record": self.record.to_dict(), "phase": self.phase,
+            "game": self.game.to_dict(), "record": self.record.to_save(), "phase": self.phase,
             "rounds_played": self.rounds_played, "match": self.match, "port": self.port,
-            "fair": self.dealer.to_save() if self.dealer is not None else None,
-        }
+            "fair": Parts(fair) if fair is not None else None,
+        })
 
     def _config_dict(self) -> dict[str, Any]:
         # asdict() is slow and the settings rarely change: rebuild only when they have.
@@ -1104,12 +1171,44 @@ class Host:
             self._config_cache = (key, self.config.to_dict())
         return self._config_cache[1]
 
+    def _save_soon(self) -> None:
+        """Save :data:`SAVE_DELAY` seconds from now, or before the next move if that comes first.
+
+        The save is the largest cost of a move. Written the moment the updates are
+        out, it competes for the CPU with whatever handles them on this machine (the
+        host's own player's screen, a local bot client); a moment later the table is
+        quiet. Every move is saved before the next one is made, so a crash of the host
+        process loses at most the last move, as when the save followed the update at once.
+        """
+        self._save_due = True
+        if self._save_handle is None:
+            self._save_handle = asyncio.get_running_loop().call_later(SAVE_DELAY, self._save_when_quiet)
+
+    def _save_if_due(self) -> None:
+        if self._save_due:
+            self._save()
+
+    def _save_when_quiet(self) -> None:
+        """The timer of :meth:`_save_soon`: the table is quiet, the collector may run too."""
+        self._save_handle = None
+        self._save_if_due()
+        collect_when_idle()
+
     def _save(self) -> None:
+        if self._save_handle is not None:
+            self._save_handle.cancel()
+            self._save_handle = None
+        self._save_due = False
         path = self.config.save_path
         if path is None or self.game is None:
             return
         try:
-            write_save(path, self.snapshot())
+            saver = self._saver
+            if saver is None or str(saver.path) != str(path):
+                if saver is not None:
+                    saver.close()
+                saver = self._saver = SaveWriter(path)
+            saver.write(self.snapshot())
         except OSError as e:  # a full disk must not stop the table; the game goes on unsaved
             log.error("could not save the game to %s: %s", path, e)
 

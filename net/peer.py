@@ -1,4 +1,11 @@
-"""The host's side of one connection: sending, violation counting, rate limits."""
+"""The host's side of one connection: sending, violation counting, rate limits.
+
+Frames sent to a peer while the host handles one event (an intent: the log
+entry, a delivery, the update) are sealed at once but written together, in
+one ``write`` (one ``send`` system call, one wake-up of the peer) when the
+host flushes them or, at the latest, on the event loop's next turn: on
+loopback each ``send`` that wakes a peer costs far more than its bytes.
+"""
 
 from __future__ import annotations
 
@@ -43,34 +50,62 @@ class Peer:
         self._rate, self._burst = rate, burst
         self._tokens = burst
         self._stamp = time.monotonic()
+        self._out: list[bytes] = []
+        """Sealed frames not yet handed to the transport (see :meth:`flush`)."""
+        self._out_size = 0
 
     def __repr__(self) -> str:
         return f"<Peer #{self.id} {self.addr} {self.name!r} seat={self.seat}>"
 
     # -- sending ---------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
-        self.send_frame(framing.encode(message))
+        self._send_body(framing.pack(message))
 
     def send_plain(self, message: dict[str, Any]) -> None:
         """A frame outside the sealed link (the handshake, and a refusal the peer could not decrypt)."""
+        self.send_raw(framing.encode(message))
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are, after every frame queued before them."""
+        self.flush()
         if not self.closed and not self.writer.transport.is_closing():
-            self.writer.write(framing.encode(message))
+            self.writer.write(data)
 
     def send_frame(self, frame: bytes) -> None:
         """Queue a whole frame, sealed for this link; never waits, so one slow peer cannot stall the table."""
+        self._send_body(memoryview(frame)[framing.HEADER.size:])
+
+    def _send_body(self, body: bytes | memoryview) -> None:
         if self.closed:
             return
         if self.channel is not None:
-            body = self.channel.seal(frame[framing.HEADER.size:])
-            frame = framing.HEADER.pack(len(body)) + body
+            body = self.channel.seal(body)
+        frame = framing.HEADER.pack(len(body)) + body
         transport = self.writer.transport
         if transport.is_closing():
             self.closed = True
             return
-        if transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+        if transport.get_write_buffer_size() + self._out_size > MAX_WRITE_BUFFER:
             self.close("too far behind: it does not read what the host sends")
             return
-        self.writer.write(frame)
+        if not self._out:
+            try:  # written on the loop's next turn at the latest, if the host does not flush first
+                asyncio.get_running_loop().call_soon(self.flush)
+            except RuntimeError:  # no loop: nothing to batch with
+                self.writer.write(frame)
+                return
+        self._out.append(frame)
+        self._out_size += len(frame)
+
+    def flush(self) -> None:
+        """Hand every queued frame to the transport in one write."""
+        if not self._out:
+            return
+        data = self._out[0] if len(self._out) == 1 else b"".join(self._out)
+        self._out.clear()
+        self._out_size = 0
+        if not self.writer.transport.is_closing():
+            self.writer.write(data)
 
     def close(self, reason: str = "", *, notice: dict[str, Any] | None = None) -> None:
         if self.closed:
@@ -83,6 +118,7 @@ class Peer:
         self.closed = True
         self.close_reason = reason
         try:
+            self.flush()  # what was queued (and the notice) goes before the connection closes
             self.writer.close()
         except Exception:
             pass

@@ -17,8 +17,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 import core
 from core import Action
+
+from .save import Packed, PartList, Parts
 
 RECORD_FORMAT = "uno-tui/record"
 
@@ -34,6 +38,8 @@ class Record:
         self.rounds: list[dict[str, Any]] = []
         self.orders: dict[int, list[int]] = {}
         """Epoch -> the engine's order for it (from the fair deal): card ids, or public tokens (strings)."""
+        self._packed_rounds: list[bytes] = []
+        self._packed_orders: tuple[tuple[int, ...], bytes] | None = None
 
     def start_round(self, number: int) -> None:
         self.rounds.append({"round": number, "moves": [], "winner": None, "points": None})
@@ -50,6 +56,24 @@ class Record:
         return {"format": RECORD_FORMAT, "variant": self.variant, "names": self.names,
                 "options": self.options, "seed": self.seed, "rounds": self.rounds,
                 "orders": {str(e): ids for e, ids in self.orders.items()}}
+
+    def to_save(self) -> Parts:
+        """:meth:`to_dict` for the host's save, after every action: what cannot change is packed once.
+
+        Every round but the last is over, and an epoch's order never changes once known.
+        """
+        done = len(self.rounds) - 1
+        packed = self._packed_rounds
+        while len(packed) < done:
+            packed.append(msgpack.packb(self.rounds[len(packed)], use_bin_type=True))
+        keys = tuple(self.orders)
+        if self._packed_orders is None or self._packed_orders[0] != keys:
+            self._packed_orders = (keys, msgpack.packb({str(e): ids for e, ids in self.orders.items()},
+                                                       use_bin_type=True))
+        return Parts({"format": RECORD_FORMAT, "variant": self.variant, "names": self.names,
+                      "options": self.options, "seed": self.seed,
+                      "rounds": PartList([Packed(b) for b in packed[:done]] + self.rounds[done:]),
+                      "orders": Packed(self._packed_orders[1])})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Record":

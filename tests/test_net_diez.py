@@ -46,19 +46,23 @@ def _token_draws(ledger: Ledger) -> list[str]:
 
 
 async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Path) -> None:
-    host = await start_host(variant="diez", seats=3, bots=0, rounds=2, transcript_dir=str(tmp_path / "host"))
+    # A target no round can reach: the match must not end after its first round.
+    host = await start_host(variant="diez", seats=3, bots=0, rounds=2, transcript_dir=str(tmp_path / "host"),
+                            options={"target_score": 100_000})
     try:
         players = [BotClient(("127.0.0.1", host.port), f"P{i}", seed=i, identity=Identity.generate(),
                              transcript_dir=str(tmp_path / f"p{i}")) for i in range(3)]
         for b in players:
             b.bot = TokenLover(b.bot)  # type: ignore[assignment]
-        # Each round's token draws as each client's ledger holds them when it audits the round.
-        seen: list[list[str]] = [[] for _ in players]
+        # Each round's token draws as each client's ledger holds them (read at every message it
+        # hands on: a round's draws only grow until the next round starts afresh).
+        seen: list[dict[int, list[str]]] = [{} for _ in players]
 
         def watch(i: int, client: Any) -> Any:
             def on_message(m: dict[str, Any]) -> None:
-                if m["type"] == "audit" and client.ledger is not None:
-                    seen[i].extend(_token_draws(client.ledger))
+                ledger = client.ledger
+                if ledger is not None and ledger.round >= 0:
+                    seen[i][ledger.round] = _token_draws(ledger)
             return on_message
 
         for i, b in enumerate(players):
@@ -68,13 +72,14 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
         for b in players:
             assert b.client.fairness is None, b.client.fairness
             assert [a["ok"] for a in b.client.audits] == [True, True], b.client.audits
-        draws = seen[0]
+        by_client = [[t for r in sorted(rounds) for t in rounds[r]] for rounds in seen]
+        draws = by_client[0]
         assert draws, "no token was drawn in two rounds"
         # Challenges were made, and each signed ruling checked out against the hand it opened
         # (a wrong one would have set ``fairness`` above).
         rulings = [len(b.client.ledger.rulings) for b in players if b.client.ledger is not None]
         assert sum(rulings) >= 2, rulings  # each ruling goes to the challenger and the challenged
-        assert seen[1] == seen[2] == draws
+        assert by_client[1] == by_client[2] == draws
         # Offline: every transcript verifies, public epochs included.
         for path in [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]:
             ok, text = audit_file(path)
@@ -91,7 +96,7 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
 
 
 async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> None:
-    host = await start_host(variant="diez", seats=3, bots=0, rounds=2)
+    host = await start_host(variant="diez", seats=3, bots=0, rounds=2, options={"target_score": 100_000})
     cheated: list[int] = []
 
     def after_reveal(sec: EpochSecret) -> None:

@@ -23,7 +23,7 @@ from net import BotClient, Client, Refused
 from net import secure
 from net.client import HostKeyChanged
 from net.commands import main as net_main
-from net.fair import EpochSecret, pack
+from net.fair import EpochSecret, Ledger, TableLog, Unfair, pack
 from net.host import Host
 from net.identity import Identity, KnownHosts
 from net.testing import RawPeer, start_host
@@ -479,3 +479,33 @@ async def test_the_host_fingerprint_in_the_address_and_known_hosts() -> None:
         await d.close()
     finally:
         await host.close()
+
+
+def test_a_client_checks_the_log_signatures_off_the_move_path_but_before_its_audit() -> None:
+    host = Identity.generate()
+    log = TableLog(host)
+    log.append("match", g=b"g" * 16, variant="classic", names=["A", "B"], options={}, keys=[None, None],
+               host=host.public)
+    log.append("round", r=0)
+    log.append("note")
+    (e, sig) = log.entries[-1]
+    forged = bytes([sig[0] ^ 1]) + sig[1:]
+    # Checked at once, a bad signature stops the entry.
+    strict = Ledger(host.public)
+    for entry in log.entries[:-1]:
+        strict.add_entry(*entry)
+    with pytest.raises(Unfair, match="signature"):
+        strict.add_entry(e, forged)
+    # At the table the entry is taken (the sealed link vouches for where it came from) and its
+    # signature waits for a quiet moment: the failure is found then, and again by every later check.
+    table = Ledger(host.public, seat=0, defer_signatures=True)
+    for entry in log.entries[:-1]:
+        table.add_entry(*entry)
+    table.add_entry(e, forged)
+    assert len(table.unchecked) == 3
+    assert table.check_signatures(limit=2)  # the two good ones, one left
+    for _ in range(2):
+        with pytest.raises(Unfair, match="log entry 2 is not signed by the host"):
+            table.check_signatures()
+    with pytest.raises(Unfair, match="signature"):
+        table.rebuilt(2)

@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 import core
 from net import BotClient, Client
 from net.record import replay
-from net.save import read_save
+from net.save import SAVE_FORMAT, Packed, PartList, Parts, SaveWriter, pack, read_save, slot_paths
 from net.testing import HostProcess, conserved, start_host
 
 
@@ -153,3 +155,44 @@ async def test_the_host_is_killed_and_resumed_and_no_card_is_lost(tmp_path: Path
         for proc in (first, second):
             if proc is not None and proc.proc.poll() is None:
                 proc.kill()
+
+
+# -- the save's two slots ------------------------------------------------------------------------
+def test_the_save_alternates_slots_and_a_torn_write_falls_back_to_the_older_one(tmp_path: Path) -> None:
+    path = tmp_path / "host.save"
+    writer = SaveWriter(path)
+    for n in range(3):
+        writer.write({"n": n})
+    writer.close()
+    assert read_save(path)["n"] == 2
+    assert path.exists() and slot_paths(path)[1].exists()
+    # Saves 0 and 2 went to the first slot, 1 to the second. The newest cut short (a crash in
+    # the middle of its write): the one before it is read.
+    newest = slot_paths(path)[0]
+    data = newest.read_bytes()
+    newest.write_bytes(data[: len(data) - 3])
+    assert read_save(path)["n"] == 1
+    # A new writer goes on numbering from the newest whole save and writes over the torn slot first.
+    writer = SaveWriter(path)
+    writer.write({"n": 3})
+    writer.close()
+    assert read_save(path)["n"] == 3
+
+
+def test_a_save_in_the_single_file_format_is_still_read_and_kept_until_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "host.save"
+    path.write_bytes(msgpack.packb({"format": SAVE_FORMAT, "save_version": 1, "n": 7}, use_bin_type=True))
+    assert read_save(path)["n"] == 7
+    writer = SaveWriter(path)
+    writer.write({"n": 8})  # into the other slot: the old file stays whole until then
+    writer.close()
+    assert read_save(path)["n"] == 8
+
+
+def test_packed_parts_are_spliced_into_the_same_bytes_msgpack_makes() -> None:
+    plain = {"a": 1, "rounds": [{"m": [1, 2]}, {"m": [3]}] * 9, "fair": {"secrets": [b"x" * 40] * 20, "n": 2}}
+    parts = Parts({"a": 1, "rounds": PartList([Packed(msgpack.packb(r)) for r in plain["rounds"][:-1]]
+                                              + plain["rounds"][-1:]),
+                   "fair": Parts({"secrets": PartList(Packed(msgpack.packb(s)) for s in plain["fair"]["secrets"]),
+                                  "n": 2})})
+    assert pack(parts) == msgpack.packb(plain, use_bin_type=True)
