@@ -167,7 +167,7 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
     app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             assert isinstance(app.screen, LobbyScreen)
             seats = shown(app.screen.query_one("#lobby-seats"))
             assert "Ann (you)" in seats and "not ready" in seats and "bot" in seats
@@ -225,7 +225,7 @@ async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> No
     bo = Client(("127.0.0.1", host.port), "Bo", reconnect=False)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             await bo.connect()
             # Lobby chat, both ways.
             await pilot.press("t")
@@ -269,7 +269,7 @@ async def test_the_link_lost_and_restored_is_shown_and_a_closed_terminal_rejoins
     app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             await pilot.press("r")
             await until(pilot, lambda: at_table(app), 5, "the table")
             assert app.client is not None and app.table is not None
@@ -340,15 +340,26 @@ async def test_a_wrong_address_is_explained_and_can_be_corrected() -> None:
 
 
 # -- hosting from the screen ----------------------------------------------------------------
-async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -> None:
+def hosting_app(seed: int, **config: Any) -> tuple[Any, NetApp]:
+    """An interactive host's app (two seats, no bots, no mDNS) and the Host it runs."""
     from net import Host, HostConfig
 
-    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=21, bot_delay=0.0, heartbeat=1.0))
-    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    host = Host(HostConfig(**{"seats": 2, "bots": 0, "name": "Hal", "seed": seed, "bot_delay": 0.0,
+                              "heartbeat": 1.0, **config}))
+    return host, NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0),
+                        browse=None)
+
+
+async def in_lobby(pilot: Pilot, app: NetApp) -> None:
+    await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+
+
+async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -> None:
+    host, app = hosting_app(21)
     watcher = None
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             screen = app.lobby_screen
             assert "uno-tui join 127.0.0.1:" in app.where
             assert app.session.me == 0 and app.session.is_host
@@ -381,17 +392,13 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
 
 
 async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
-    from net import Host, HostConfig
-
     # A match to 1 point ends with its first round; the seats come back for the rematch.
     # The host's own turns are left to the turn timer (a bot plays them): the keys were tested above.
-    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=4, bot_delay=0.0, heartbeat=1.0,
-                           options={"target_score": 1}, turn_timer=0.02))
-    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    host, app = hosting_app(4, options={"target_score": 1}, turn_timer=0.02)
     bot = None
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
             bot_run = asyncio.ensure_future(bot.run())
             await until(pilot, lambda: host.can_start(), 5, "Rob seated")
@@ -414,15 +421,13 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
 
 
 async def test_the_host_is_asked_before_ctrl_q_closes_the_table_for_everyone() -> None:
-    from net import Host, HostConfig
     from uno_tui.screens.confirm import ConfirmScreen
 
-    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=5, bot_delay=0.0, heartbeat=1.0))
-    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    host, app = hosting_app(5)
     guest = None
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await in_lobby(pilot, app)
             guest = Client(("127.0.0.1", host.port), "Eve")
             await guest.connect()
             await until(pilot, lambda: len(host.peers) == 2, 5, "Eve at the table")
@@ -453,12 +458,9 @@ async def until_closed(client: Client, timeout: float = 5.0) -> None:
 
 
 async def test_ctrl_q_leaves_at_once_when_nobody_else_is_connected() -> None:
-    from net import Host, HostConfig
-
-    host = Host(HostConfig(seats=2, bots=0, name="Hal", seed=6, bot_delay=0.0, heartbeat=1.0))
-    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    host, app = hosting_app(6)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+        await in_lobby(pilot, app)
         await pilot.press("ctrl+q")
         await pilot.pause(0.2)
     assert app.return_value == 0 and not host._server.is_serving()
