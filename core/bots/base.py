@@ -33,6 +33,14 @@ class Bot:
     def legal(obs: dict[str, Any]) -> list[Action]:
         return [Action.from_dict(a) for a in obs.get("legal", ())]
 
+    @staticmethod
+    def call_or_catch(legal: list[Action]) -> Action | None:
+        """Call UNO when it may, else catch whoever forgot to: never worth passing up."""
+        for a in legal:
+            if a.kind == "uno":
+                return a
+        return next((a for a in legal if a.kind == "catch"), None)
+
 
 LEVELS: dict[str, dict[str, type[Bot]]] = {}
 """level -> variant (or ``ANY``) -> strategy class."""

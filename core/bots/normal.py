@@ -36,11 +36,9 @@ class NormalBot(Bot):
         if not legal:
             return None
         kinds = {a.kind for a in legal}
-        if "uno" in kinds:
-            return Action("uno")
-        catches = [a for a in legal if a.kind == "catch"]
-        if catches:
-            return catches[0]
+        call = self.call_or_catch(legal)
+        if call is not None:
+            return call
         if obs["current"] != obs["me"]:
             # Out of turn: a jump-in sheds a card and steals the turn.
             jumps = [a for a in legal if a.kind == "play"]

@@ -49,13 +49,10 @@ class DiezNormalBot(Bot):
         legal = self.legal(obs)
         if not legal:
             return None
-        kinds = {a.kind for a in legal}
         me = obs["me"]
-        if "uno" in kinds:
-            return Action("uno")
-        catches = [a for a in legal if a.kind == "catch"]
-        if catches:
-            return catches[0]
+        call = self.call_or_catch(legal)
+        if call is not None:
+            return call
         hand = {c["id"]: c for c in obs["hand"]}
         if obs["current"] != me:
             jumps = [a for a in legal if a.kind == "play" and not (len(hand) == 1 and hand[a.card]["color"] is None)]

@@ -53,12 +53,9 @@ class ExtendedNormalBot(Bot):
         legal = self.legal(obs)
         if not legal:
             return None
-        kinds = {a.kind for a in legal}
-        if "uno" in kinds:
-            return Action("uno")
-        catches = [a for a in legal if a.kind == "catch"]
-        if catches:
-            return catches[0]
+        call = self.call_or_catch(legal)
+        if call is not None:
+            return call
         if obs.get("actor") != obs["me"]:
             return None
         self.hand = {c["id"]: c for c in obs["hand"]}
