@@ -6,7 +6,6 @@ through ``pilot.press`` (or clicks), as a person would.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import subprocess
@@ -23,7 +22,7 @@ from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog, HandView, MatchBar, PlayersView
-from tui_support import text_of
+from tui_support import settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,14 +43,8 @@ def notifications(app: App) -> list[str]:
 
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act or the round is over."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        await pilot.pause(0.01)
-        obs = app.session.observation()
-        if obs["over"] or (obs["current"] == obs["me"] and isinstance(app.screen, TableScreen)):
-            return obs
-    raise AssertionError("the bots never handed the turn back")
+    return await settle_when(pilot, app, lambda obs: obs["over"] or (
+        obs["current"] == obs["me"] and isinstance(app.screen, TableScreen)), timeout, grace=0)
 
 
 async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:

@@ -6,7 +6,6 @@ press but act only through ``pilot.press``, as a person would.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from uno_tui.widgets import GameLog
 from uno_tui.widgets.diez_hand import DiezHandView
 from uno_tui.widgets.diez_table import DiezPilesView, DiezPlayersView
 from uno_tui.widgets.diez_words import CARDS, TOKENS, action_words, status_line
-from tui_support import text_of
+from tui_support import settle_when, text_of
 
 SIZE = (100, 32)
 
@@ -58,15 +57,8 @@ def mine(obs: dict[str, Any]) -> bool:
 
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until you may act (your turn, a decision or a jump-in) or the round is over."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        await pilot.pause(0.01)
-        obs = obs_of(app)
-        if obs["over"] or mine(obs) or any(a["kind"] in ("play", "catch") for a in obs["legal"]):
-            await pilot.pause(0.02)  # a list the table opens by itself has time to show
-            return obs_of(app)
-    raise AssertionError("the bots never handed the turn back")
+    return await settle_when(pilot, app, lambda obs: obs["over"] or mine(obs) or any(
+        a["kind"] in ("play", "catch") for a in obs["legal"]), timeout)
 
 
 async def wait_for(pilot: Pilot, app: UnoApp, screen_type: type, tries: int = 100) -> Any:

@@ -27,7 +27,7 @@ from uno_tui.widgets import GameLog
 from uno_tui.widgets.extended_cards import CHIP_WIDTH, ext_chip, label
 from uno_tui.widgets.extended_prompt import action_words, key_hints, situation
 from uno_tui.widgets.extended_views import ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, ExtTableView
-from tui_support import text_of
+from tui_support import settle_when, text_of
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -46,16 +46,9 @@ def ext_app(setup: dict[str, Any] | None = None, players: int = 3, seed: int = 1
 
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act (the engine's ``actor``) or the round is over."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        await pilot.pause(0.005)
-        obs = app.session.observation()
-        if obs["over"] or any(a["kind"] in ("uno", "catch") for a in obs["legal"]) or (
-                obs["actor"] == obs["me"] and obs["legal"]):
-            await pilot.pause(0.01)  # a picker the table opens by itself has time to show
-            return app.session.observation()
-    raise AssertionError("the bots never handed the move back")
+    return await settle_when(pilot, app, lambda obs: obs["over"] or any(
+        a["kind"] in ("uno", "catch") for a in obs["legal"]) or (obs["actor"] == obs["me"] and obs["legal"]),
+        timeout, grace=0.01)
 
 
 async def wait_for(pilot: Pilot, app: App, screen_type: type, tries: int = 100) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -20,6 +20,7 @@ from textual.widgets import Static
 from net import BotClient, Client
 from net.discovery import Found
 from net.testing import card_ids, start_host
+from tui_support import until
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
@@ -36,17 +37,6 @@ def _private_state(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # -- helpers --------------------------------------------------------------------------
-async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, what: str = "") -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        value = cond()
-        if value:
-            return value
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what or cond}")
-
-
 def at_table(app: NetApp) -> bool:
     """The network table is on screen and drawn (pushing it is not enough: it mounts a moment later)."""
     table = app.table

@@ -6,7 +6,6 @@ but act only through ``pilot.press``, as a person would.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from uno_tui.screens import (ColorPicker, HelpScreen, NewGameScreen, RoundOverSc
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
 from uno_tui.widgets.trick import RowView, SeatsView, TrickView
-from tui_support import text_of
+from tui_support import settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,15 +41,8 @@ def log_text(app: App) -> str:
 
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act (the table or a picker is up) or the round is over."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        await pilot.pause(0.01)
-        obs = app.session.observation()
-        if obs["over"] or (obs["current"] == obs["me"] and obs["legal"]):
-            await pilot.pause(0.02)  # a picker the table opens by itself has time to show
-            return app.session.observation()
-    raise AssertionError("the bots never handed the turn back")
+    return await settle_when(pilot, app, lambda obs: obs["over"] or (obs["current"] == obs["me"] and obs["legal"]),
+                             timeout)
 
 
 async def wait_for(pilot: Pilot, app: App, screen_type: type, tries: int = 100) -> None:
