@@ -605,14 +605,23 @@ class Game:
         """Everything player ``p`` may see and nothing else; ``None`` is a spectator.
 
         Other hands appear only as counts (and in full once the round is over,
-        when they are counted openly); the draw pile only as a count.
+        when they are counted openly); the draw pile only as a count. It is
+        :meth:`public_observation` with :meth:`private_observation` on top.
+        """
+        obs = self.public_observation()
+        obs.update(self.private_observation(p))
+        return obs
+
+    def public_observation(self) -> dict[str, Any]:
+        """The part of every :meth:`observation` that is the same for every seat and spectator.
+
+        A host building all the players' views of one state builds this once
+        (the seats' views share it; none of them may be changed in place).
         """
         n = self.num_players
-        me = p if p is not None and 0 <= p < n else None
         obs: dict[str, Any] = {
             "variant": self.variant,
             "version": self.version,
-            "me": me,
             "round": self.round,
             "dealer": self.dealer,
             "current": self.current,
@@ -645,20 +654,34 @@ class Game:
             "match_over": self.match_over,
             "match_winner": self.match_winner,
         }
-        if me is not None:
-            obs["hand"] = [c.to_dict() for c in self.hands[me]]
-            obs["legal"] = [a.to_dict() for a in self.legal_actions(me)]
-            obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
         if self.over:
             obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
             obs["hand_points"] = [sum(self.card_points(c) for c in h) for h in self.hands]
             obs["points"] = self.last_points
             obs["bonus"] = self._round_bonus(self.winner) if self.winner is not None else 0
-        self._observe(obs, me)
+        self._observe_public(obs)
         return obs
 
-    def _observe(self, obs: dict[str, Any], me: int | None) -> None:
-        """Add a variant's own public keys (and ``me``'s private ones) to an observation."""
+    def private_observation(self, p: int | None) -> dict[str, Any]:
+        """The part of :meth:`observation` that is ``p``'s alone: ``me``, and a player's hand and choices.
+
+        Its keys never appear in :meth:`public_observation`; this is the one
+        place a hidden card enters a view.
+        """
+        me = p if p is not None and 0 <= p < self.num_players else None
+        obs: dict[str, Any] = {"me": me}
+        if me is not None:
+            obs["hand"] = [c.to_dict() for c in self.hands[me]]
+            obs["legal"] = [a.to_dict() for a in self.legal_actions(me)]
+            obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
+        self._observe_private(obs, me)
+        return obs
+
+    def _observe_public(self, obs: dict[str, Any]) -> None:
+        """Add a variant's own public keys to :meth:`public_observation`."""
+
+    def _observe_private(self, obs: dict[str, Any], me: int | None) -> None:
+        """Add a variant's keys for ``me`` alone to :meth:`private_observation` (``me`` None: a spectator)."""
 
     def _public_pending(self) -> dict[str, Any] | None:
         """The public part of :attr:`pending`; variants hide what must stay secret."""

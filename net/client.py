@@ -50,7 +50,7 @@ from typing import Any, Callable
 
 from core import Action
 
-from . import framing, messages, secure
+from . import framing, messages, patch, secure
 from .address import parse_address, split_fingerprint
 from .fair import HOST_PID, Ledger, Unfair, entry_hash, peer_message, seed_commitment, unpack
 from .framing import MAX_FRAME_FROM_HOST
@@ -369,6 +369,14 @@ class Client:
                 self._fair_message(msg)
                 continue
             if kind == "update":
+                if "patch" in msg:  # what changed in the view this client holds (see net.patch)
+                    try:
+                        if self.observation is None:
+                            raise patch.PatchError("a patch came before any whole view")
+                        msg["obs"] = patch.apply(self.observation, msg.pop("patch"))
+                    except patch.PatchError as e:
+                        self._drop_link()  # reconnecting brings the whole view again
+                        return str(e)
                 self.observation = msg["obs"]
                 self._check_hand(msg["obs"])
             elif kind == "lobby":

@@ -30,7 +30,7 @@ import core
 from core import Action, Event, IllegalAction
 from core.bots import Bot, make_bot
 
-from . import framing, messages, secure
+from . import framing, messages, patch, secure
 from .dealer import Dealer, NeedEpoch
 from .fair import EpochSecret, unpack
 from .framing import MAX_FRAME_FROM_PEER
@@ -47,8 +47,8 @@ log = logging.getLogger("net.host")
 
 Listener = Callable[[str, dict[str, Any]], None]
 
-SAVE_DELAY = 0.005
-"""Seconds from a move to its save, unless another move comes first (see ``Host._save_soon``)."""
+IDLE_DELAY = 0.005
+"""Seconds without a move after which the host counts as idle (a moment for the garbage collector)."""
 SELF_AUDIT_DELAY = 0.05
 """Seconds the host's audit of a round waits after the round's last move (see ``Host._round_over``)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
@@ -117,7 +117,12 @@ class Host:
         self._audit_handle: asyncio.TimerHandle | None = None
         self._save_due = False
         """A move was made and is not saved yet (see :meth:`_save_soon`)."""
-        self._save_handle: asyncio.TimerHandle | None = None
+        self._save_handle: asyncio.Handle | None = None
+        self._idle_handle: asyncio.TimerHandle | None = None
+        self._last_public: dict[str, Any] | None = None
+        """The public part of the last update broadcast (see :meth:`_view`)."""
+        self._undo: tuple[int, dict[str, Any]] | None = None
+        """(version, ``game.to_dict()``) taken by the last save: the next move's undo point."""
 
     # -- life cycle ------------------------------------------------------------------
     @classmethod
@@ -331,10 +336,8 @@ class Host:
         self._save_if_due()  # the round as it ended, before the deal changes the game
         if first:
             self._run_self_audit()  # before a new match's dealer takes over the log
-        elif self._audit_due is not None:
-            # While the players commit to the new deck (they audit the round first): the host is
-            # idle then, and no move can come in before the deal.
-            asyncio.get_running_loop().call_soon(self._run_self_audit)
+        # Otherwise the host's audit of the last round keeps its time (see _round_over): the
+        # players commit to the new deck only after their own audits, so the host is idle then.
         cfg = self.config
         names = [s.name for s in self.seats]
         fair = self.source_factory is None
@@ -415,7 +418,9 @@ class Host:
         self._pre_color = game.judged_color(p, action)
         if self.dealer is None:
             return game.apply(p, action)
-        snap = game.to_dict()
+        # The undo point, if an epoch must be settled first: the save after the last move took it.
+        undo, self._undo = self._undo, None
+        snap = undo[1] if undo is not None and undo[0] == game.version else game.to_dict()
         try:
             return game.apply(p, action)
         except NeedEpoch as need:
@@ -973,17 +978,43 @@ class Host:
             self._applied(p, action, events, auto=True)
 
     # -- sending -----------------------------------------------------------------------------
+    def _view(self, peer: Peer, public: dict[str, Any],
+              shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
+        """``peer``'s view of the game now: ``("obs", view)``, or ``("patch", what changed)`` (see :mod:`net.patch`).
+
+        ``public``: :meth:`core.Game.public_observation` of this state. ``shared``:
+        the previous public part and the patch from it to ``public``, made once for
+        every peer that holds it.
+        """
+        game = self.game
+        assert game is not None
+        private = game.private_observation(peer.seat)
+        sent, peer.sent_view = peer.sent_view, (public, private)
+        if sent is None:
+            return "obs", {**public, **private}
+        old_public, old_private = sent
+        base = old_public["version"]
+        if shared is not None and shared[0] is old_public:
+            public_patch = shared[1]
+        else:
+            public_patch = patch.diff(old_public, public, base)
+        return "patch", patch.merge(public_patch, patch.diff(old_private, private, base))
+
     def _send_update(self, peer: Peer, events: list[Event], *, actor: int | None, auto: bool,
-                     seq: int | None = None, public: list[dict[str, Any]] | None = None) -> None:
-        """``public``: the events' dicts as everyone sees them, when already built."""
+                     seq: int | None = None, public_events: list[dict[str, Any]] | None = None,
+                     public: dict[str, Any] | None = None,
+                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+        """``public_events``: the events' dicts as everyone sees them, when already built;
+        ``public``, ``shared``: see :meth:`_view`."""
         game = self.game
         assert game is not None
         p = peer.seat
-        if public is None:
+        if public_events is None:
             shown = [e.view(p).to_dict() for e in events]
         else:  # only events with hidden cards differ from one peer to the next
-            shown = [d if e.visible_to is None else e.view(p).to_dict() for e, d in zip(events, public)]
-        msg: dict[str, Any] = {"type": "update", "version": game.version, "obs": game.observation(p),
+            shown = [d if e.visible_to is None else e.view(p).to_dict() for e, d in zip(events, public_events)]
+        key, view = self._view(peer, game.public_observation() if public is None else public, shared)
+        msg: dict[str, Any] = {"type": "update", "version": game.version, key: view,
                                "events": shown, "actor": actor, "auto": auto}
         if seq is not None:
             msg["seq"] = seq
@@ -1000,21 +1031,32 @@ class Host:
         assert game is not None
         if public is None:
             public = [e.view(None).to_dict() for e in events]
-        spectator_frame: bytes | None = None
+        # The table as everyone sees it is built once, and so is the patch to it
+        # from the last one sent; each peer adds its own part.
+        view = game.public_observation()
+        last, self._last_public = self._last_public, view
+        shared = (last, patch.diff(last, view, last["version"])) if last is not None else None
+        spectator_frames: dict[int, bytes] = {}
         # The peer whose intent this was hears first: its round trip is the one a person feels.
         peers = sorted(self.peers, key=lambda q: q is not cause)
         for peer in peers:
             if peer.role is None or peer.closed:
                 continue
-            if peer.seat is None:  # all spectators see the same public table: encode it once
-                if spectator_frame is None:
-                    spectator_frame = framing.encode({
-                        "type": "update", "version": game.version, "obs": game.observation(None),
+            if peer.seat is None:
+                # Spectators holding the same view get the same frame: encode it once.
+                held = id(peer.sent_view[0]) if peer.sent_view is not None else 0
+                frame = spectator_frames.get(held)
+                if frame is None:
+                    key, obs = self._view(peer, view, shared)
+                    frame = spectator_frames[held] = framing.encode({
+                        "type": "update", "version": game.version, key: obs,
                         "events": public, "actor": actor, "auto": auto})
-                peer.send_frame(spectator_frame)
+                else:
+                    peer.sent_view = (view, {"me": None})
+                peer.send_frame(frame)
             else:
                 self._send_update(peer, events, actor=actor, auto=auto, seq=seq if peer is cause else None,
-                                  public=public)
+                                  public_events=public, public=view, shared=shared)
             if then is not None:
                 peer.send_frame(then)
             # Out now, this peer's log entry, delivery and update in one write: it gets to work
@@ -1172,26 +1214,27 @@ class Host:
         return self._config_cache[1]
 
     def _save_soon(self) -> None:
-        """Save :data:`SAVE_DELAY` seconds from now, or before the next move if that comes first.
+        """Save on the loop's next turn: after this step's updates are written, before anything else.
 
-        The save is the largest cost of a move. Written the moment the updates are
-        out, it competes for the CPU with whatever handles them on this machine (the
-        host's own player's screen, a local bot client); a moment later the table is
-        quiet. Every move is saved before the next one is made, so a crash of the host
-        process loses at most the last move, as when the save followed the update at once.
+        The updates go out first, so the save (the largest cost of a move) is not
+        part of the latency a player feels; and it runs before the loop takes the
+        next message, so every move is on disk before the next one is made and a
+        crash of the host process loses at most the last move.
         """
         self._save_due = True
         if self._save_handle is None:
-            self._save_handle = asyncio.get_running_loop().call_later(SAVE_DELAY, self._save_when_quiet)
+            self._save_handle = asyncio.get_running_loop().call_soon(self._save_if_due)
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+        self._idle_handle = asyncio.get_running_loop().call_later(IDLE_DELAY, self._idle)
 
     def _save_if_due(self) -> None:
         if self._save_due:
             self._save()
 
-    def _save_when_quiet(self) -> None:
-        """The timer of :meth:`_save_soon`: the table is quiet, the collector may run too."""
-        self._save_handle = None
-        self._save_if_due()
+    def _idle(self) -> None:
+        """:data:`IDLE_DELAY` after the last move: the collector's pass, if one is near, runs now."""
+        self._idle_handle = None
         collect_when_idle()
 
     def _save(self) -> None:
@@ -1208,7 +1251,9 @@ class Host:
                 if saver is not None:
                     saver.close()
                 saver = self._saver = SaveWriter(path)
-            saver.write(self.snapshot())
+            snap = self.snapshot()
+            saver.write(snap)  # packed now: the game may change the dicts it shares with it later
+            self._undo = (self.game.version, snap["game"])
         except OSError as e:  # a full disk must not stop the table; the game goes on unsaved
             log.error("could not save the game to %s: %s", path, e)
 

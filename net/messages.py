@@ -23,7 +23,7 @@ from typing import Any
 
 from core import Action
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24
@@ -134,7 +134,8 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
     },
     "update": {
         "version": _f(int, lo=0, hi=MAX_SEQ),
-        "obs": _f(dict),
+        "obs": _f(dict, required=False),
+        "patch": _f(dict, required=False),
         "events": _f(list),
         "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
         "auto": _f(bool, required=False),
@@ -222,6 +223,8 @@ def validate(msg: Any, schemas: dict[str, dict[str, F]]) -> dict[str, Any]:
                 raise MessageError("missing_field", f"{kind}: missing field {name!r}")
             continue
         _check_value(name, spec, msg[name])
+    if kind == "update" and ("obs" in msg) == ("patch" in msg):
+        raise MessageError("bad_field", "update: needs either 'obs' or 'patch'")
     if kind == "intent" and schemas is CLIENT_SCHEMAS:
         try:
             Action.from_dict(msg["action"])

@@ -1,7 +1,7 @@
 """The host's side of one connection: sending, violation counting, rate limits.
 
 Frames sent to a peer while the host handles one event (an intent: the log
-entry, a delivery, the update) are sealed at once but written together, in
+entry, a delivery, the update) are queued, then sealed and written together, in
 one ``write`` (one ``send`` system call, one wake-up of the peer) when the
 host flushes them or, at the latest, on the event loop's next turn: on
 loopback each ``send`` that wakes a peer costs far more than its bytes.
@@ -50,9 +50,11 @@ class Peer:
         self._rate, self._burst = rate, burst
         self._tokens = burst
         self._stamp = time.monotonic()
-        self._out: list[bytes] = []
-        """Sealed frames not yet handed to the transport (see :meth:`flush`)."""
+        self._out: list[bytes | memoryview] = []
+        """Frame bodies not yet sealed and handed to the transport (see :meth:`flush`)."""
         self._out_size = 0
+        self.sent_view: tuple[dict[str, Any], dict[str, Any]] | None = None
+        """The view last sent on this link, as (public part, this peer's part): what patches build on."""
 
     def __repr__(self) -> str:
         return f"<Peer #{self.id} {self.addr} {self.name!r} seat={self.seat}>"
@@ -78,9 +80,6 @@ class Peer:
     def _send_body(self, body: bytes | memoryview) -> None:
         if self.closed:
             return
-        if self.channel is not None:
-            body = self.channel.seal(body)
-        frame = framing.HEADER.pack(len(body)) + body
         transport = self.writer.transport
         if transport.is_closing():
             self.closed = True
@@ -92,20 +91,32 @@ class Peer:
             try:  # written on the loop's next turn at the latest, if the host does not flush first
                 asyncio.get_running_loop().call_soon(self.flush)
             except RuntimeError:  # no loop: nothing to batch with
-                self.writer.write(frame)
+                self._out.append(body)
+                self.flush()
                 return
-        self._out.append(frame)
-        self._out_size += len(frame)
+        self._out.append(body)
+        self._out_size += len(body)
 
     def flush(self) -> None:
-        """Hand every queued frame to the transport in one write."""
+        """Seal every queued body and hand the frames to the transport in one write.
+
+        Sealing waits until here so that a host sending to many peers in turn
+        spends nothing on the later peers' frames before the first is on its way.
+        """
         if not self._out:
             return
-        data = self._out[0] if len(self._out) == 1 else b"".join(self._out)
-        self._out.clear()
+        bodies = self._out
+        self._out = []
         self._out_size = 0
+        channel = self.channel
+        frames = []
+        for body in bodies:
+            if channel is not None:
+                body = channel.seal(body)
+            frames.append(framing.HEADER.pack(len(body)))
+            frames.append(body)
         if not self.writer.transport.is_closing():
-            self.writer.write(data)
+            self.writer.write(b"".join(frames))
 
     def close(self, reason: str = "", *, notice: dict[str, Any] | None = None) -> None:
         if self.closed:

@@ -19,7 +19,7 @@ import pytest
 import core
 from core import Action
 from core.bots import make_bot
-from net import BotClient, Client, Refused
+from net import PROTOCOL_VERSION, BotClient, Client, Refused
 from net import secure
 from net.client import HostKeyChanged
 from net.commands import main as net_main
@@ -308,7 +308,7 @@ async def test_forged_signatures_and_replays_are_refused() -> None:
         assert msg["code"] == "replay" and game.version == v
         # A raw connection cannot claim Ann's key without her private key.
         raw = await RawPeer.open(host.port)
-        hs = secure.ClientHandshake(Identity.generate(), 2)
+        hs = secure.ClientHandshake(Identity.generate(), PROTOCOL_VERSION)
         hs.hs1_msg["id"] = cur.identity.public
         hs.hs1 = pack(hs.hs1_msg)
         await raw.send_bytes(len(hs.hs1).to_bytes(4, "big") + hs.hs1)
@@ -437,7 +437,7 @@ async def test_a_wrong_password_is_refused_and_learns_nothing() -> None:
         # What a wrong guess sees on the wire: the host's public handshake, then a refusal.
         raw = await RawPeer.open(host.port)
         await raw.handshake(password="wrong")
-        await raw.send({"type": "hello", "v": 2, "name": "guess"})
+        await raw.send({"type": "hello", "v": PROTOCOL_VERSION, "name": "guess"})
         got = await raw.messages_until_closed()
         assert [m["type"] for m in got] == ["refuse"] and got[0]["code"] == "password"
         assert b"Secret" not in pack(got) and host.seats[0].kind == "open"

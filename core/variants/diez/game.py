@@ -1296,7 +1296,7 @@ class DiezGame(Game):
             return None
         return {k: v for k, v in self.pending.items() if k != "bluff"}
 
-    def _observe(self, obs: dict[str, Any], me: int | None) -> None:
+    def _observe_public(self, obs: dict[str, Any]) -> None:
         obs["discard"] = [self.discard[-1].to_dict()] if self.discard else []
         obs["piles"] = [{"top": pile[-1].to_dict() if pile else None, "count": len(pile), "color": self.colors[i],
                          "jump": self.jump_ok[i]} for i, pile in enumerate(self.piles)]
@@ -1309,11 +1309,17 @@ class DiezGame(Game):
             pl["mirror_armed"] = self.armed[q]
             if pl["revealed"]:
                 pl["hand"] = [c.to_dict() for c in self.hands[q]]
-        step = self.queue[0] if self.queue and self.phase not in RESTING else None
-        obs["step"] = None if step is None else {
+        step = self._step_now()
+        obs["step"] = None if step is None else copy.deepcopy({  # a snapshot: the queue's steps change in place
             k: v for k, v in step.items()
             if k in ("op", "who", "pile", "token", "card", "by", "mode", "color", "holder", "to", "stack",
-                     "effect", "holders", "where")}
+                     "effect", "holders", "where")})
+
+    def _step_now(self) -> dict[str, Any] | None:
+        return self.queue[0] if self.queue and self.phase not in RESTING else None
+
+    def _observe_private(self, obs: dict[str, Any], me: int | None) -> None:
+        step = self._step_now()
         if step is not None and step["op"] == "search" and me == step["who"]:
             where = step["where"]
             cards = self.draw_pile if where == "draw" else self.piles[where][:-1]

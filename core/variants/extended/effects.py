@@ -144,7 +144,7 @@ def judge_order(effects: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def public(e: dict[str, Any]) -> dict[str, Any]:
     """What everyone may see of an effect: never the faces of attached cards."""
-    out = {k: v for k, v in e.items() if k not in ("trail", "layers", "id")}
+    out = copy.deepcopy({k: v for k, v in e.items() if k not in ("trail", "layers", "id")})
     out["effect_id"] = e["id"]  # not "id": a map with "id" and "rank" reads as a card
     out["by"] = e["trail"][-1]["by"] if e["trail"] else None
     out["sources"] = sorted(sources(e))

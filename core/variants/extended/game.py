@@ -1096,12 +1096,13 @@ class ExtendedGame(Game):
         ctx = self.ctx
         if ctx is None:
             return None
-        out = {k: v for k, v in ctx.items() if k not in ("effect", "before")}
+        # A copy all the way down: an observation is a snapshot, and the context changes in place.
+        out = copy.deepcopy({k: v for k, v in ctx.items() if k not in ("effect", "before")})
         if "effect" in ctx:
             out["effect"] = fx.public(ctx["effect"])
         return out
 
-    def _observe(self, obs: dict[str, Any], me: int | None) -> None:
+    def _observe_public(self, obs: dict[str, Any]) -> None:
         obs.update({
             "last": self.top.to_dict() if self.discard else None,
             "actor": self.actor if self.phase != "over" else None,

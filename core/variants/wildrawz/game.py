@@ -339,7 +339,7 @@ class WildRawzGame(Game):
         return winners[0] if len(winners) == 1 else None
 
     # -- views and state ---------------------------------------------------------------
-    def _observe(self, obs: dict[str, Any], me: int | None) -> None:
+    def _observe_public(self, obs: dict[str, Any]) -> None:
         obs.update({
             "start_player": self.start_player,
             "leader": self.leader,
