@@ -85,6 +85,8 @@ class Dealer:
         self.strikes: dict[int, int] = {}
         self.receipts: list[list[Any]] = []
         self.last_n: dict[int, int] = {}
+        self.closed = -1
+        """The last round whose closing entries are in the log."""
         self._n = 0
         self._waiting: dict[tuple[str, int, int], dict[int, asyncio.Future[Any]]] = {}
         self._w4: dict[int, tuple[str | None, list[int]]] = {}
@@ -361,6 +363,7 @@ class Dealer:
             self.host.send_private(p, msg)
 
     def close_round(self, game: core.Game) -> None:
+        self.closed = game.round
         epochs = [[s.e, s.a] for s in self.round_epochs]
         self.append("close", r=game.round, winner=game.winner, points=game.last_points, scores=list(game.scores),
                     epochs=epochs)
@@ -388,4 +391,4 @@ class Dealer:
                 "round_epochs": [s.e for s in self.round_epochs], "attempts": list(self.attempts.items()),
                 "strikes": list(self.strikes.items()), "last_n": list(self.last_n.items()),
                 "log_len": len(self.log), "known": [[p, sorted(ids)] for p, ids in self.known.items()],
-                "drawn": sorted(self.drawn), "opened": sorted(self.opened), "n": self._n}
+                "drawn": sorted(self.drawn), "opened": sorted(self.opened), "n": self._n, "closed": self.closed}

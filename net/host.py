@@ -49,6 +49,8 @@ Listener = Callable[[str, dict[str, Any]], None]
 
 IDLE_DELAY = 0.005
 """Seconds without a move after which the host counts as idle (a moment for the garbage collector)."""
+CLOSE_DELAY = 0.02
+"""Seconds from a round's last update to its closing log entries (see ``Host._close_round``)."""
 SELF_AUDIT_DELAY = 0.05
 """Seconds the host's audit of a round waits after the round's last move (see ``Host._round_over``)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
@@ -118,6 +120,9 @@ class Host:
         self._save_due = False
         """A move was made and is not saved yet (see :meth:`_save_soon`)."""
         self._save_handle: asyncio.Handle | None = None
+        self._close_due = False
+        """A round is over and its closing log entries are still to come (see :meth:`_close_round`)."""
+        self._close_handle: asyncio.TimerHandle | None = None
         self._idle_handle: asyncio.TimerHandle | None = None
         self._last_public: dict[str, Any] | None = None
         """The public part of the last update broadcast (see :meth:`_view`)."""
@@ -151,6 +156,8 @@ class Host:
         host.game = core.Game.from_dict(data["game"], source=source)
         host.record = Record.from_dict(data["record"])
         host.phase = data["phase"]
+        if host.dealer is not None and host.phase == "round_over" and host.dealer.closed != host.game.round:
+            host._close_due = True  # saved between the round's last move and its closing entries
         host.rounds_played = data["rounds_played"]
         host.match = data.get("match", 0)
         host.saved_port = data.get("port")
@@ -189,6 +196,8 @@ class Host:
         dealer.drawn = {tuple(x) for x in fair["drawn"]}  # type: ignore[misc]
         dealer.opened = {tuple(x) for x in fair["opened"]}  # type: ignore[misc]
         dealer._n = int(fair.get("n", 0)) + 1_000_000
+        if fair.get("closed") is not None:  # (older saves were written after the closing entries)
+            dealer.closed = int(fair["closed"])
         self.dealer = dealer
         self._attach_log_writers(truncate=True)
 
@@ -206,8 +215,11 @@ class Host:
             if self.phase == "playing":
                 self._arm_turn_timer()
                 self._kick()
-            elif self.phase == "round_over" and self.config.auto_next:
-                self._schedule_next_round()
+            elif self.phase == "round_over":
+                if self._close_due:
+                    self._close_handle = asyncio.get_running_loop().call_later(CLOSE_DELAY, self._close_round)
+                if self.config.auto_next:
+                    self._schedule_next_round()
         return bind, self.port
 
     async def wait_finished(self) -> str | None:
@@ -221,6 +233,7 @@ class Host:
         return self.phase == "finished"
 
     async def close(self, reason: str = "the host is closing") -> None:
+        self._close_round()
         self._run_self_audit()
         self._save_if_due()
         for handle in [self._turn_handle, self._round_handle, *self._grace.values()]:
@@ -333,6 +346,7 @@ class Host:
             self._dealing = False
 
     async def _deal_inner(self, first: bool) -> None:
+        self._close_round()  # the last round's closing entries come before anything of the next
         self._save_if_due()  # the round as it ended, before the deal changes the game
         if first:
             self._run_self_audit()  # before a new match's dealer takes over the log
@@ -836,19 +850,18 @@ class Host:
             if game.match_over or (rounds is not None and self.rounds_played >= rounds):
                 self.phase = "finished"
                 self.end_reason = "match_over" if game.match_over else "rounds_done"
-        # Sent first, saved a moment later (see _save_soon): the save costs more than
-        # everything else an action does, and it is kept out of the latency every
-        # player feels. A crash in between loses only this last move (the clients go
-        # back one state on resume).
+        # Sent first, saved right after (see _save_soon).
         lobby: dict[str, Any] | None = None
         if game.over:  # the lobby's new phase goes in the same write as the round's last update
             lobby = self.lobby_message()
         self._broadcast_update(events, actor=p, auto=auto, cause=cause, seq=seq, public=public,
                                then=framing.encode(lobby) if lobby is not None else None)
         if lobby is not None and self.dealer is not None:
-            # The round's closing entries (its scores, every slot of its decks opened: a few KB)
-            # follow its last update rather than hold it up; the log's order is the same.
-            self.dealer.close_round(game)
+            self._close_due = True
+            if self.phase == "finished":
+                self._close_round()  # the end of the match follows at once
+            else:
+                self._close_handle = asyncio.get_running_loop().call_later(CLOSE_DELAY, self._close_round)
         self._save_soon()
         if lobby is not None:
             self._round_over(lobby)
@@ -856,21 +869,42 @@ class Host:
             self._arm_turn_timer()
             self._kick()
 
+    def _close_round(self) -> None:
+        """The closing log entries of the round just over, if still due: its scores and every slot of its decks opened.
+
+        They are a few KB for every peer, and every peer takes them in; sent
+        right behind the round's last update they competed with it on a
+        machine running several players. So they follow it by
+        :data:`CLOSE_DELAY` (at once when the match is over). The log's order
+        is the same: nothing else enters the log while a round is over, and
+        the next deal (or closing the host) runs this first. Then the host's
+        own audit of the round (tens of ms) waits :data:`SELF_AUDIT_DELAY`
+        more; it reads the log only up to the round's end, so the next round
+        may begin meanwhile.
+        """
+        if self._close_handle is not None:
+            self._close_handle.cancel()
+            self._close_handle = None
+        if not self._close_due:
+            return
+        self._close_due = False
+        game, dealer = self.game, self.dealer
+        if game is None or dealer is None:
+            return
+        dealer.close_round(game)
+        self._save_soon()
+        self._run_self_audit()  # an earlier one still waiting (rounds in quick succession)
+        self._audit_due = (game.round, len(dealer.log.entries))
+        if self.phase != "finished":
+            self._audit_handle = asyncio.get_running_loop().call_later(SELF_AUDIT_DELAY, self._run_self_audit)
+
     def _round_over(self, lobby: dict[str, Any]) -> None:
         """What follows a round's last move (``lobby``: the lobby message already sent for it)."""
         game = self.game
         assert game is not None
         self._cancel_turn_timer()
-        if self.dealer is not None:
-            # The host's own audit of the round (tens of ms) waits until the round's last update
-            # has had time to reach every screen. It reads the log only up to the round's end,
-            # so the next round may begin meanwhile.
-            self._run_self_audit()  # an earlier one still waiting (rounds in quick succession)
-            self._audit_due = (game.round, len(self.dealer.log.entries))
-            if self.phase == "finished":
-                self._run_self_audit()
-            else:
-                self._audit_handle = asyncio.get_running_loop().call_later(SELF_AUDIT_DELAY, self._run_self_audit)
+        if self.dealer is not None and self.phase == "finished":
+            self._run_self_audit()  # the round was closed at once (see _applied)
         self._emit("round_over", {"round": game.round, "winner": game.winner, "points": game.last_points,
                                   "scores": list(game.scores), "names": list(game.names)})
         self._emit("lobby", lobby)

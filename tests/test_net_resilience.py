@@ -11,6 +11,8 @@ import msgpack
 
 import core
 from net import BotClient, Client
+from net.fair import unpack
+from net.host import Host
 from net.record import replay
 from net.save import SAVE_FORMAT, Packed, PartList, Parts, SaveWriter, pack, read_save, slot_paths
 from net.testing import HostProcess, conserved, start_host
@@ -155,6 +157,48 @@ async def test_the_host_is_killed_and_resumed_and_no_card_is_lost(tmp_path: Path
         for proc in (first, second):
             if proc is not None and proc.proc.poll() is None:
                 proc.kill()
+
+
+async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_closes_it(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """The closing entries follow a round's last update a moment later; a crash in between loses none."""
+    import shutil
+
+    import net.host
+
+    monkeypatch.setattr(net.host, "CLOSE_DELAY", 30.0)  # the crash comes before them
+    save = tmp_path / "host.save"
+    host = await start_host(seats=2, bots=0, rounds=3, seed=8, round_pause=30.0, save_path=str(save),
+                            options={"target_score": 10_000})
+    try:
+        bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(2)]
+        tasks = [asyncio.ensure_future(b.run()) for b in bots]
+        await until(lambda: host.phase == "round_over", 20)
+        await asyncio.sleep(0.05)  # the save after the last move
+        assert host.dealer is not None and host.dealer.closed == -1
+        crashed = tmp_path / "crashed"
+        crashed.mkdir()
+        for f in tmp_path.glob("host.save*"):
+            shutil.copy(f, crashed / f.name)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()
+    assert host.dealer.closed == 0, "closing the host closes the round first"
+
+    monkeypatch.setattr(net.host, "CLOSE_DELAY", 0.01)
+    resumed = Host.resume(str(crashed / "host.save"), round_pause=30.0)
+    assert resumed.phase == "round_over" and resumed._close_due
+    await resumed.start("127.0.0.1", 0)
+    try:
+        await until(lambda: resumed.audits, 10)
+        dealer = resumed.dealer
+        assert dealer is not None and dealer.closed == 0
+        kinds = [unpack(e)["k"] for e, _sig in dealer.log.entries]
+        assert kinds.count("close") == 1 and kinds[-1] == "open"
+        assert resumed.audits[-1]["ok"], resumed.audits[-1]
+    finally:
+        await resumed.close()
 
 
 # -- the save's two slots ------------------------------------------------------------------------
