@@ -135,6 +135,9 @@ async def client_main(port: int, index: int, tmp: str) -> None:
         out.flush()
 
     def on_message(msg: dict[str, Any]) -> None:
+        queue = client.messages  # nobody else reads it here: emptied without a task waking for each message
+        while not queue.empty():
+            queue.get_nowait()
         if msg["type"] == "update":
             t = now_ns()  # the update is decoded, checked and in the client's hands
             stamps.put(index, msg["version"], t)
@@ -157,11 +160,6 @@ async def client_main(port: int, index: int, tmp: str) -> None:
     await client.ready()
     report(["HELLO", client.seat])
 
-    async def drain() -> None:  # nobody reads the queue in this process
-        while True:
-            await client.messages.get()
-
-    drainer = asyncio.ensure_future(drain())
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -177,7 +175,6 @@ async def client_main(port: int, index: int, tmp: str) -> None:
         t0 = now_ns()
         await client.send_intent(action, version=v)
         report(["S", v, t0])
-    drainer.cancel()
     await client.close()
 
 

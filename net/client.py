@@ -142,6 +142,8 @@ class Client:
         self.transcript_path: Path | None = None
         self._transcript: TranscriptWriter | None = None
         self._channel: secure.Channel | None = None
+        self._pending: list[dict[str, Any]] = []
+        """Messages that came in the welcome's frame, for :meth:`_receive` to take first."""
         self._seeds: dict[tuple[bytes, int, int], bytes] = {}
         self._my_commit: dict[tuple[bytes, int, int], bytes] = {}
         self._n = time.time_ns() // 1000
@@ -270,8 +272,9 @@ class Client:
             await writer.drain()
             raw = await framing.read_body(reader, max_size=MAX_FRAME_FROM_HOST + secure.OVERHEAD,
                                           idle_timeout=self.connect_timeout, body_timeout=self.connect_timeout)
+            rest: list[dict[str, Any]] = []
             try:
-                reply = framing.decode(channel.open(raw), MAX_FRAME_FROM_HOST)
+                reply, *rest = framing.decode_many(channel.open(raw), MAX_FRAME_FROM_HOST)
             except secure.ChannelError:
                 # Not sealed under our keys: a refusal in the clear (a wrong password), or garbage.
                 reply = framing.decode(raw, MAX_FRAME_FROM_HOST)
@@ -279,6 +282,8 @@ class Client:
                     raise Refused("handshake", "the host's answer does not authenticate") from None
             self._check_version(reply)
             messages.validate(reply, HOST_SCHEMAS)
+            for msg in rest:
+                messages.validate(msg, HOST_SCHEMAS)
             kind = reply["type"]
             if kind == "refuse":
                 cls = ProtocolVersionError if reply["code"] == "version" else Refused
@@ -289,6 +294,7 @@ class Client:
             writer.close()
             raise
         self._channel = channel
+        self._pending = rest  # what came in the welcome's frame: taken first by _receive
         if self.ledger is None:
             self.ledger = Ledger(host_key, seat=reply["seat"], me=self.identity.public, defer_signatures=True)
         self.ledger.seat = reply["seat"]
@@ -342,14 +348,21 @@ class Client:
         reader = self._reader
         assert reader is not None
         loop = asyncio.get_running_loop()
+        pending, self._pending = self._pending, []  # what came with the welcome
         while True:
+            for msg in pending:
+                reason = self._take(msg)
+                if reason is not None:
+                    return reason
             try:
                 body = await framing.read_body(reader, max_size=MAX_FRAME_FROM_HOST + secure.OVERHEAD,
                                                idle_timeout=3 * self.heartbeat + 1, body_timeout=10)
                 self._last_frame = loop.time()
                 assert self._channel is not None
-                msg = framing.decode(self._channel.open(body), MAX_FRAME_FROM_HOST)
-                messages.validate(msg, HOST_SCHEMAS)
+                # A frame from the host may hold several messages: all it had for us at once.
+                pending = framing.decode_many(self._channel.open(body), MAX_FRAME_FROM_HOST)
+                for msg in pending:
+                    messages.validate(msg, HOST_SCHEMAS)
             except secure.ChannelError as e:
                 self._drop_link()
                 return str(e)
@@ -359,40 +372,44 @@ class Client:
             except (OSError, asyncio.IncompleteReadError) as e:
                 self._drop_link()
                 return str(e) or type(e).__name__
-            kind = msg["type"]
-            if kind == "ping":
-                self._write({"type": "pong", **({"t": msg["t"]} if "t" in msg else {})})
-                continue
-            if kind == "pong":
-                continue
-            if kind in ("log", "deliver", "ruling", "sync"):
-                self._fair_message(msg)
-                continue
-            if kind == "update":
-                if "patch" in msg:  # what changed in the view this client holds (see net.patch)
-                    try:
-                        if self.observation is None:
-                            raise patch.PatchError("a patch came before any whole view")
-                        msg["obs"] = patch.apply(self.observation, msg.pop("patch"))
-                    except patch.PatchError as e:
-                        self._drop_link()  # reconnecting brings the whole view again
-                        return str(e)
-                self.observation = msg["obs"]
-                self._check_hand(msg["obs"])
-            elif kind == "lobby":
-                self.lobby = msg
-            elif kind == "end":
-                self.ended = msg
-            self._emit(msg)
-            if kind == "end":
-                self._drop_link()
-                return "the game is over"
-            if kind == "bye" or (kind == "error" and msg["fatal"]):
-                self._drop_link()
-                reason = msg.get("reason", "the host closed the connection")
-                if kind == "error" and msg["code"] == "replaced":
-                    self.reconnect = False  # another client holds our seat now: do not fight it
-                return reason
+
+    def _take(self, msg: dict[str, Any]) -> str | None:
+        """Act on one message from the host (checked against its schema); returns why the link ends, if it does."""
+        kind = msg["type"]
+        if kind == "ping":
+            self._write({"type": "pong", **({"t": msg["t"]} if "t" in msg else {})})
+            return None
+        if kind == "pong":
+            return None
+        if kind in ("log", "deliver", "ruling", "sync"):
+            self._fair_message(msg)
+            return None
+        if kind == "update":
+            if "patch" in msg:  # what changed in the view this client holds (see net.patch)
+                try:
+                    if self.observation is None:
+                        raise patch.PatchError("a patch came before any whole view")
+                    msg["obs"] = patch.apply(self.observation, msg.pop("patch"))
+                except patch.PatchError as e:
+                    self._drop_link()  # reconnecting brings the whole view again
+                    return str(e)
+            self.observation = msg["obs"]
+            self._check_hand(msg["obs"])
+        elif kind == "lobby":
+            self.lobby = msg
+        elif kind == "end":
+            self.ended = msg
+        self._emit(msg)
+        if kind == "end":
+            self._drop_link()
+            return "the game is over"
+        if kind == "bye" or (kind == "error" and msg["fatal"]):
+            self._drop_link()
+            reason = msg.get("reason", "the host closed the connection")
+            if kind == "error" and msg["code"] == "replaced":
+                self.reconnect = False  # another client holds our seat now: do not fight it
+            return reason
+        return None
 
     def _drop_link(self) -> None:
         if self._writer is not None:

@@ -23,6 +23,8 @@ MAX_FRAME_FROM_PEER = 16 * 1024
 MAX_FRAME_FROM_HOST = 64 * 1024
 """What a client accepts from the host: an observation at round end with every
 hand shown is about 8 KiB for 10 players; the rest is headroom."""
+MAX_BUNDLE = 32 * 1024
+"""The most the host puts in one sealed frame of several messages (see ``Peer.flush``)."""
 
 # The first four bytes of an HTTP request read as an absurd length; recognising
 # them lets us answer a browser in its own language instead of in msgpack.
@@ -96,6 +98,39 @@ def decode(body: bytes, max_size: int) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise BadPayload("a message must be a msgpack map")
     return obj
+
+
+def decode_many(body: bytes, max_size: int) -> list[dict[str, Any]]:
+    """Unpack a frame body holding one or more msgpack maps back to back (the host's bundles).
+
+    Raises :class:`BadPayload` unless the whole body is maps, with the limits of :func:`decode`.
+    """
+    unpacker = msgpack.Unpacker(
+        raw=False,
+        strict_map_key=True,
+        max_buffer_size=max(max_size, len(body)),
+        max_str_len=max_size,
+        max_bin_len=max_size,
+        max_array_len=max_size,
+        max_map_len=max_size,
+        max_ext_len=max_size,
+    )
+    unpacker.feed(body)
+    out: list[Any] = []
+    end = 0  # where the last whole message ended
+    while end < len(body):
+        try:
+            out.append(unpacker.unpack())
+        except msgpack.OutOfData:
+            raise BadPayload("the frame ends in the middle of a message") from None
+        except Exception as e:  # msgpack raises several unrelated types for junk
+            raise BadPayload(f"the frame is not valid msgpack ({type(e).__name__})") from None
+        end = unpacker.tell()
+    if not out:
+        raise BadPayload("an empty frame")
+    if not all(isinstance(obj, dict) for obj in out):
+        raise BadPayload("a message must be a msgpack map")
+    return out
 
 
 def _buffered(reader: asyncio.StreamReader) -> int:

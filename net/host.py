@@ -120,6 +120,8 @@ class Host:
         self._save_due = False
         """A move was made and is not saved yet (see :meth:`_save_soon`)."""
         self._save_handle: asyncio.Handle | None = None
+        self._log_queue: list[tuple[Callable[[bytes, bytes], None], bytes, bytes]] = []
+        """Log entries to write to the save's side file and the transcript (see :meth:`_soon`)."""
         self._close_due = False
         """A round is over and its closing log entries are still to come (see :meth:`_close_round`)."""
         self._close_handle: asyncio.TimerHandle | None = None
@@ -254,6 +256,7 @@ class Host:
                 pass
         if self._finished is not None:
             self._finished.set()
+        self._write_logs()
         for f in (self._transcript, self._log_file, self._saver):
             if f is not None:
                 with contextlib.suppress(Exception):
@@ -1185,6 +1188,7 @@ class Host:
     def _attach_log_writers(self, *, truncate: bool) -> None:
         """The save's side file of log entries (for ``--resume``) and the host's transcript."""
         assert self.dealer is not None
+        self._write_logs()  # what is queued for the files about to close
         for f in (self._transcript, self._log_file):
             if f is not None:
                 with contextlib.suppress(Exception):
@@ -1206,7 +1210,7 @@ class Host:
                     f.write(msgpack.packb([e, sig], use_bin_type=True))
                     f.flush()
 
-                self.dealer.listeners.append(to_file)
+                self.dealer.listeners.append(self._soon(to_file))
             except OSError as ex:
                 log.error("cannot write the log beside the save: %s", ex)
         try:
@@ -1217,9 +1221,33 @@ class Host:
             for e, sig in existing:
                 writer.log(e, sig)
             self._transcript = writer
-            self.dealer.listeners.append(writer.log)
+            self.dealer.listeners.append(self._soon(writer.log))
         except OSError as ex:
             log.error("cannot write the transcript: %s", ex)
+
+    def _soon(self, write: Callable[[bytes, bytes], None]) -> Callable[[bytes, bytes], None]:
+        """``write`` for a new log entry, on the loop's next turn (:meth:`_write_logs`).
+
+        A move's entry is then on disk after its updates are on their way, not
+        before, and always before the save that counts it (see :meth:`_save`).
+        """
+        def later(e: bytes, sig: bytes) -> None:
+            if not self._log_queue:
+                try:
+                    asyncio.get_running_loop().call_soon(self._write_logs)
+                except RuntimeError:  # no loop: nothing to wait for
+                    write(e, sig)
+                    return
+            self._log_queue.append((write, e, sig))
+        return later
+
+    def _write_logs(self) -> None:
+        queue, self._log_queue = self._log_queue, []
+        for write, e, sig in queue:
+            try:
+                write(e, sig)
+            except (OSError, ValueError) as ex:  # a full disk, a file closed: the table goes on
+                log.error("could not write a log entry: %s", ex)
 
     @property
     def transcript_path(self) -> str | None:
@@ -1276,6 +1304,7 @@ class Host:
             self._save_handle.cancel()
             self._save_handle = None
         self._save_due = False
+        self._write_logs()  # the entries the save counts are on disk before it
         path = self.config.save_path
         if path is None or self.game is None:
             return

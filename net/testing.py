@@ -46,6 +46,7 @@ class RawPeer:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self._pending: list[dict[str, Any]] = []
         self.channel: secure.Channel | None = None
         self.host_key: bytes | None = None
 
@@ -85,11 +86,15 @@ class RawPeer:
         return await self.recv()
 
     async def recv(self, timeout: float = 3.0) -> dict[str, Any]:
+        """The next message (a sealed frame from the host may hold several)."""
+        if self._pending:
+            return self._pending.pop(0)
         body = await framing.read_body(self.reader, max_size=framing.MAX_FRAME_FROM_HOST + secure.OVERHEAD,
                                        idle_timeout=timeout, body_timeout=timeout)
-        if self.channel is not None:
-            body = self.channel.open(body)
-        return framing.decode(body, framing.MAX_FRAME_FROM_HOST)
+        if self.channel is None:
+            return framing.decode(body, framing.MAX_FRAME_FROM_HOST)
+        first, *self._pending = framing.decode_many(self.channel.open(body), framing.MAX_FRAME_FROM_HOST)
+        return first
 
     async def messages_until_closed(self, timeout: float = 5.0) -> list[dict[str, Any]]:
         """Every message the host sends until it hangs up, opened if the link is sealed."""
@@ -103,7 +108,7 @@ class RawPeer:
                 break
             body = data[pos + 4: pos + 4 + size]
             try:
-                out.append(framing.decode(self.channel.open(body), framing.MAX_FRAME_FROM_HOST))
+                out += framing.decode_many(self.channel.open(body), framing.MAX_FRAME_FROM_HOST)
             except secure.ChannelError:
                 out.append(framing.decode(body, framing.MAX_FRAME_FROM_HOST))
             pos += 4 + size

@@ -54,6 +54,22 @@ def test_bad_bodies_are_bad_payloads(body: bytes) -> None:
         framing.decode(body, 16 * 1024)
 
 
+def test_a_body_of_several_maps_decodes_to_each_of_them() -> None:
+    msgs = [{"type": "log", "e": b"x" * 300, "sig": b"s" * 64}, {"type": "ping"}, {"type": "chat", "text": "hi"}]
+    body = b"".join(msgpack.packb(m) for m in msgs)
+    assert framing.decode_many(body, 16 * 1024) == msgs
+    assert framing.decode_many(msgpack.packb(msgs[1]), 16 * 1024) == [msgs[1]]
+
+
+@pytest.mark.parametrize("body", [b"", msgpack.packb({"type": "ping"}) + b"\x92\x01",
+                                  msgpack.packb({"type": "ping"}) + msgpack.packb([1]),
+                                  msgpack.packb({"type": "ping"}) + b"\xc1", msgpack.packb({"a": "x" * 100}),
+                                  b"\xdb\xff\xff\xff\xff"])
+def test_a_bundle_with_anything_but_whole_maps_is_a_bad_payload(body: bytes) -> None:
+    with pytest.raises(framing.BadPayload):
+        framing.decode_many(body, 64)
+
+
 @pytest.mark.parametrize("msg, code", [
     ("nope", "bad_type"),
     ({"kind": "x"}, "bad_type"),
@@ -104,3 +120,29 @@ def test_addresses(text: str, want: tuple[str, int]) -> None:
 def test_bad_addresses(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
+
+
+async def test_what_the_host_has_for_a_peer_from_one_move_comes_in_one_sealed_frame() -> None:
+    from net import secure
+    from net.testing import RawPeer, start_host
+
+    host = await start_host(seats=2, bots=2, rounds=1, seed=2, bot_delay=0.01)
+    try:
+        raw = await RawPeer.open(host.port)
+        assert (await raw.hello("watcher", role="spectator"))["type"] == "welcome"
+        bundles: list[list[str]] = []
+        async with asyncio.timeout(10):
+            while not any("end" in b for b in bundles):
+                body = await framing.read_body(raw.reader, max_size=framing.MAX_FRAME_FROM_HOST + secure.OVERHEAD,
+                                               idle_timeout=5, body_timeout=5)
+                assert raw.channel is not None
+                bundles.append([m["type"] for m in framing.decode_many(raw.channel.open(body),
+                                                                       framing.MAX_FRAME_FROM_HOST)])
+        moves = [b for b in bundles if "update" in b]
+        assert len(moves) > 10
+        # The move's log entry and its update, together; at the round's end the lobby too.
+        assert all(b.count("update") == 1 and b.index("log") < b.index("update") for b in moves[1:])
+        assert "lobby" in moves[-1]
+        raw.close()
+    finally:
+        await host.close()
