@@ -141,6 +141,8 @@ class Client:
         self.fairness: dict[str, Any] | None = None
         self.transcript_path: Path | None = None
         self._transcript: TranscriptWriter | None = None
+        self._transcript_flush = False
+        """A flush of the transcript is on its way (see :meth:`_flush_transcript_soon`)."""
         self._channel: secure.Channel | None = None
         self._pending: list[dict[str, Any]] = []
         """Messages that came in the welcome's frame, for :meth:`_receive` to take first."""
@@ -449,7 +451,7 @@ class Client:
                 who = f"seat{self.seat}" if self.seat is not None else "spectator"
                 host_fp = (self.host_key or b"").hex()[:12]
                 self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", me=self.identity.public,
-                                                           seat=self.seat, host=self.host_key)
+                                                           seat=self.seat, host=self.host_key, batched=True)
                 self.transcript_path = self._transcript.path
             except OSError as e:
                 log.error("cannot write the transcript: %s", e)
@@ -461,6 +463,22 @@ class Client:
             self._transcript.sync(msg["len"], msg["head"])
         else:
             self._transcript.private(kind, msg["m"], msg["sig"])
+        self._flush_transcript_soon()
+
+    def _flush_transcript_soon(self) -> None:
+        """The transcript's new records go to disk on the loop's next turn: one write for a frame's worth."""
+        if self._transcript is None or self._transcript_flush:
+            return
+        try:
+            asyncio.get_running_loop().call_soon(self._flush_transcript)
+            self._transcript_flush = True
+        except RuntimeError:  # no loop (a test feeding messages by hand): at once
+            self._transcript.flush()
+
+    def _flush_transcript(self) -> None:
+        self._transcript_flush = False
+        if self._transcript is not None:
+            self._transcript.flush()
 
     def _fair_message(self, msg: dict[str, Any]) -> None:
         self._run_due_audit()  # the round's audit sees the ledger as the round left it
@@ -671,6 +689,7 @@ class Client:
         m, sig = peer_message(self.identity, kind, gid, self.seat, self._n, head, **fields)
         if self._transcript is not None:
             self._transcript.private("sent", m, sig)
+            self._flush_transcript_soon()
         with contextlib.suppress(NotConnected):
             self._write({"type": "signed", "m": m, "sig": sig})
         return m, sig

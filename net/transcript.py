@@ -40,15 +40,21 @@ def default_transcript_dir() -> Path:
 
 
 class TranscriptWriter:
-    """Appends records to one transcript file, flushed record by record."""
+    """Appends records to one transcript file: each on disk at once, or (``batched``) at :meth:`flush`.
 
-    def __init__(self, path: Path, f: BinaryIO) -> None:
+    A batched writer's owner flushes on its event loop's next turn, so the
+    records of one frame from the host reach the disk in one write, after the
+    frame was acted on.
+    """
+
+    def __init__(self, path: Path, f: BinaryIO, *, batched: bool = False) -> None:
         self.path = path
         self._f = f
+        self._batch: list[bytes] | None = [] if batched else None
 
     @classmethod
     def create(cls, directory: str | os.PathLike[str], name: str, *, me: bytes | None, seat: int | None,
-               host: bytes | None) -> "TranscriptWriter":
+               host: bytes | None, batched: bool = False) -> "TranscriptWriter":
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -58,15 +64,26 @@ class TranscriptWriter:
             n += 1
             path = d / f"{name}-{stamp}-{n}{SUFFIX}"
         f = open(path, "xb")
-        w = cls(path, f)
+        w = cls(path, f, batched=batched)
         w._write({"t": "head", "format": FORMAT, "v": 2, "me": me, "seat": seat, "host": host})
         return w
 
     def _write(self, rec: dict[str, Any]) -> None:
         if self._f.closed:
             return
-        self._f.write(msgpack.packb(rec, use_bin_type=True))
+        data = msgpack.packb(rec, use_bin_type=True)
+        if self._batch is not None:
+            self._batch.append(data)
+            return
+        self._f.write(data)
         self._f.flush()
+
+    def flush(self) -> None:
+        if self._batch and not self._f.closed:
+            data = b"".join(self._batch)
+            self._batch.clear()
+            self._f.write(data)
+            self._f.flush()
 
     def log(self, e: bytes, sig: bytes) -> None:
         self._write({"t": "log", "e": e, "sig": sig})
@@ -78,6 +95,7 @@ class TranscriptWriter:
         self._write({"t": "sync", "len": length, "head": head})
 
     def close(self) -> None:
+        self.flush()
         self._f.close()
 
 

@@ -27,7 +27,7 @@ from net.fair import EpochSecret, Ledger, TableLog, Unfair, pack
 from net.host import Host
 from net.identity import Identity, KnownHosts
 from net.testing import RawPeer, start_host
-from net.transcript import audit_file
+from net.transcript import audit_file, read_records
 
 
 def bots(port: int, n: int, tmp: Path | None = None, cls: type[BotClient] = BotClient, **kw: Any) -> list[BotClient]:
@@ -73,6 +73,28 @@ async def test_honest_games_verify_at_the_table_and_offline(variant: str, seats:
             assert ok, text
             assert "2 rounds" in text
         assert net_main(["audit", str(paths[0])]) == 0
+    finally:
+        await host.close()
+
+
+async def test_a_players_transcript_is_on_disk_while_the_game_goes_on(tmp_path: Path) -> None:
+    """Records are written a frame's worth at a time, on the loop's next turn: never held back for long."""
+    host = await start_host(seats=2, bots=1, rounds=1, bot_delay=0.01)
+    try:
+        player = bots(host.port, 1, tmp_path)[0]
+        task = asyncio.ensure_future(player.run())
+        for _ in range(500):
+            if host.game is not None and host.game.version >= 10:
+                break
+            await asyncio.sleep(0.01)
+        ledger, path = player.client.ledger, player.client.transcript_path
+        assert ledger is not None and path is not None
+        taken = len(ledger.entries)
+        await asyncio.sleep(0)  # the loop's next turn: what was taken so far is written
+        logged = [r["e"] for r in read_records(path.read_bytes()) if r["t"] == "log"]
+        assert len(logged) >= taken >= 10
+        assert logged == [e for e, _sig in ledger.entries[:len(logged)]]
+        assert await asyncio.wait_for(task, 20) == 0
     finally:
         await host.close()
 
