@@ -254,7 +254,7 @@ def latency_processes(n: int, intents: int, tmp: str, pause: float) -> dict[str,
         """Each client's first update report with a version above ``v`` (they are all in)."""
         firsts = []
         for p in procs:
-            wait_for(lambda: (p.drain(), any(r[0] == "U" and r[1] > v for r in p.reports))[1], "report")
+            wait_for(lambda p=p: (p.drain(), any(r[0] == "U" and r[1] > v for r in p.reports))[1], "report")
             k = next(k for k, r in enumerate(p.reports) if r[0] == "U" and r[1] > v)
             firsts.append(p.reports[k])
             del p.reports[:k + 1]
@@ -266,7 +266,7 @@ def latency_processes(n: int, intents: int, tmp: str, pause: float) -> dict[str,
                 [sys.executable, __file__, "--client", str(port), str(i), tmp], env=env,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)))
         for p in procs:
-            wait_for(lambda: (p.drain(), p.seat is not None)[1], "client start")
+            wait_for(lambda p=p: (p.drain(), p.seat is not None)[1], "client start")
 
         def settled() -> list[Any] | None:
             """The newest state, once every client holds the same one."""
@@ -321,7 +321,7 @@ def latency_processes(n: int, intents: int, tmp: str, pause: float) -> dict[str,
                 ordinary.append(ms)
             if any(f[4] for f in firsts):  # the round is over: time the next deal
                 v_over = max(f[1] for f in firsts)
-                wait_for(lambda: min(stamps.versions()) > v_over, "next deal")
+                wait_for(lambda v_over=v_over: min(stamps.versions()) > v_over, "next deal")
                 nxt = past(v_over)
                 deals.append((max(f[2] for f in nxt) - t0) / 1e6 - pause * 1000)
         rss = peak_rss_mb(host.proc.pid)

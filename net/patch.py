@@ -48,7 +48,7 @@ def diff(old: dict[str, Any], new: dict[str, Any], base: int) -> dict[str, Any]:
                 add[k] = v[n:]
                 continue
             if m == n and m > 1:
-                changed = [[i, x] for i, (w, x) in enumerate(zip(was, v)) if w != x]
+                changed = [[i, x] for i, (w, x) in enumerate(zip(was, v, strict=True)) if w != x]
                 if 2 * len(changed) <= m:
                     at[k] = changed
                     continue
