@@ -52,7 +52,7 @@ IDLE_DELAY = 0.005
 CLOSE_DELAY = 0.02
 """Seconds from a round's last update to its closing log entries (see ``Host._close_round``)."""
 SELF_AUDIT_DELAY = 0.05
-"""Seconds the host's audit of a round waits after the round's last move (see ``Host._round_over``)."""
+"""Seconds the host's audit of a round waits after the round's closing entries (see ``Host._close_round``)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
 
 
@@ -353,7 +353,7 @@ class Host:
         self._save_if_due()  # the round as it ended, before the deal changes the game
         if first:
             self._run_self_audit()  # before a new match's dealer takes over the log
-        # Otherwise the host's audit of the last round keeps its time (see _round_over): the
+        # Otherwise the host's audit of the last round keeps its time (see _close_round): the
         # players commit to the new deck only after their own audits, so the host is idle then.
         cfg = self.config
         names = [s.name for s in self.seats]
