@@ -1073,7 +1073,7 @@ class Host:
         view = game.public_observation()
         last, self._last_public = self._last_public, view
         shared = (last, patch.diff(last, view, last["version"])) if last is not None else None
-        spectator_frames: dict[int, bytes] = {}
+        spectator_frames: dict[int, tuple[bytes, Any]] = {}
         # The peer whose intent this was hears first: its round trip is the one a person feels.
         peers = sorted(self.peers, key=lambda q: q is not cause)
         for peer in peers:
@@ -1082,15 +1082,14 @@ class Host:
             if peer.seat is None:
                 # Spectators holding the same view get the same frame: encode it once.
                 held = id(peer.sent_view[0]) if peer.sent_view is not None else 0
-                frame = spectator_frames.get(held)
-                if frame is None:
+                built = spectator_frames.get(held)
+                if built is None:
                     key, obs = self._view(peer, view, shared)
-                    frame = spectator_frames[held] = framing.encode({
+                    built = spectator_frames[held] = (framing.encode({
                         "type": "update", "version": game.version, key: obs,
-                        "events": public, "actor": actor, "auto": auto})
-                else:
-                    peer.sent_view = (view, {"me": None})
-                peer.send_frame(frame)
+                        "events": public, "actor": actor, "auto": auto}), peer.sent_view)
+                peer.send_frame(built[0])
+                peer.sent_view = built[1]  # what the frame leaves it holding, as for the first
             else:
                 self._send_update(peer, events, actor=actor, auto=auto, seq=seq if peer is cause else None,
                                   public_events=public, public=view, shared=shared)
