@@ -791,7 +791,8 @@ class ExtendedGame(Game):
         if gone:
             self._take(p, gone, events)
             self.discard.extend(gone)
-        events.append(Event("keep", player=p, cards=(keep,) if keep else (), count=len(gone)))
+        # The kept card stays in the hand: only its owner sees which one (the rest are on the pile).
+        events.append(Event("keep", player=p, cards=(keep,) if keep else (), count=len(gone), visible_to=(p,)))
 
     def _do_keep(self, p: int, action: Action, events: list[Event]) -> None:
         self._keep_only(p, self.cards[action.card], events)
@@ -1118,6 +1119,10 @@ class ExtendedGame(Game):
         for q, info in enumerate(obs["players"]):
             info["finished"] = q in self.finished
             info["room"] = self._room(q)
+
+    def riders(self) -> list[Card]:
+        """The cards riding face down on transfers: nobody sees them until someone accepts."""
+        return [self.cards[i] for e in self._all_effects() for i in fx.attached(e)]
 
     def all_cards(self) -> list[Card]:
         """Every card of the game wherever it is (hands, piles, riding on transfers)."""
