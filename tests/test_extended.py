@@ -473,6 +473,33 @@ def test_uno_call_and_two_card_penalty():
     assert g.exposed is None
 
 
+def test_a_swap_that_leaves_one_card_needs_an_uno_call():
+    """你需要在你的手牌从多于一张变为只剩一张后喊"UNO!": a 神手 swap is such a change too (3 -> 1)."""
+    g = game([["RHAND", "R1", "R2"], ["G1"], ["B1", "B2"]])
+    play(g, 0, "RHAND")
+    g.apply(1, ACCEPT)
+    assert hand(g, 0) == ["G1"] and hand(g, 1) == ["R1", "R2"]
+    assert g.exposed == 0 and not g.observation(None)["players"][0]["uno"]
+    assert Action("catch", target=0) in g.legal_actions(2) and Action("uno") in g.legal_actions(0)
+    g.apply(2, Action("catch", target=0))
+    assert len(g.hand(0)) == 3
+    # The victim's side: 3 cards -> 1 (and the player of the 神手, 1 -> 3, has nothing to call).
+    g = game([["RHAND", "R1"], ["G1", "G2", "G3"], ["B1"]])
+    play(g, 0, "RHAND")
+    g.apply(0, Action("uno"))
+    g.apply(1, ACCEPT)
+    assert hand(g, 1) == ["R1"] and g.exposed == 1 and not g.declared[0]
+    g.apply(1, Action("uno"))
+    assert g.exposed is None and g.observation(None)["players"][1]["uno"]
+    # One card for one card: no new call is due, and a call made stands.
+    g = game([["RHAND", "R1"], ["G1"], ["B1"]])
+    play(g, 0, "RHAND")
+    g.apply(0, Action("uno"))
+    g.apply(1, ACCEPT)
+    assert hand(g, 0) == ["G1"] and hand(g, 1) == ["R1"]
+    assert g.exposed is None and g.declared[0] and not g.declared[1]
+
+
 def test_last_plus4_does_not_win_while_it_can_come_back():
     g = game([["W+4"], ["WRB", "G1"], ["B1"]])
     play(g, 0, "W+4", color="green")
@@ -563,6 +590,8 @@ def test_random_selfplay(n):
                 _check(g)
             if moves % 97 == 50:
                 _round_trip(g, rng)
+                if g.over:  # the round trip's moves may end the round
+                    break
             p = rng.choice(g.to_act())
             legal = g.legal_actions(p)
             assert legal

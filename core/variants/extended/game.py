@@ -678,12 +678,18 @@ class ExtendedGame(Game):
         by, kind = e["trail"][-1]["by"], e["kind"]
         self.ctx = None
         if kind == "swap":
+            sizes = {by: len(self.hands[by]), p: len(self.hands[p])}
             self.hands[by], self.hands[p] = self.hands[p], self.hands[by]
             events.append(Event("swap", player=by, target=p))
-            self.exposed = None
-            for q in (by, p):
-                self.declared[q] = len(self.hands[q]) == 1
-                self._check_bound(q, events)
+            for q, before in sizes.items():
+                # A hand that goes from more than one card to one must call UNO, as after a play.
+                if len(self.hands[q]) != 1:
+                    self.declared[q] = False
+                    if self.exposed == q:
+                        self.exposed = None
+                elif before > 1:
+                    self.declared[q] = False
+                self._hand_shrunk(q, before, events)
         elif kind == "clip":
             mine = sorted(self.hands[p], key=lambda c: c.id)
             taken = self._shuffled(mine)[:2] if len(mine) > 2 else mine
