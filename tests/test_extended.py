@@ -278,6 +278,19 @@ def test_regret_pill_undoes_a_draw_upstream():
     assert "Y9" in hand(g, 0)
     play(g, 1, "GREGRET")
     assert "Y9" not in hand(g, 0) and "Y8" in hand(g, 0) and str(g.draw_pile[0]) == "Y9"
+    # 非黑牌打出后将会替换last: the pill was played in the play phase, so it is last now.
+    assert str(g.top) == "GREGRET" and g.color == "green" and str(g.discard[-1]) == "GREGRET"
+    assert g.current == 2 and g.observation(None)["last"]["rank"] == "REGRET"
+
+
+def test_regret_pill_undoes_a_play_upstream_and_becomes_last():
+    g = game([["G7", "G2", "B2"], ["GREGRET", "Y1"], ["B3"]], discard=("G5",))
+    play(g, 0, "G7")
+    assert str(g.top) == "G7"
+    play(g, 1, "GREGRET")
+    assert hand(g, 0) == ["B2", "G2", "G7"] and g.current == 0
+    assert str(g.top) == "GREGRET" and g.color == "green"
+    assert plays_of(g, 0) == {"G2"}  # a different card (not the G7), on the pill
 
 
 # -- the other cards -----------------------------------------------------------------------------

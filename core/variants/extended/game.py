@@ -638,11 +638,14 @@ class ExtendedGame(Game):
         elif self.last != rec["card"]:
             return False
         before = len(self.hands[p])
-        self.hands[p].remove(card)
-        self.discard.append(card)
+        lb, cb = self.last, self.color
+        # Played in the play phase, the pill is a green card that was played: it becomes last
+        # (非黑牌打出后将会替换last), whether it undoes a draw or a play.
+        self._lay(p, [card], events)
         self._hand_shrunk(p, before, events)
         events.append(Event("regret", player=p, cards=(card,), target=q, reason=rec["kind"]))
         self.turn["played"] += 1
+        self.turn["plays"].append({"card": card.id, "last": lb, "color": cb, "plain": False})
         self.last_turn = None
         if rec["kind"] == "draw":
             # The drawn card goes to the bottom of the pile, so the new one is different.
@@ -656,7 +659,6 @@ class ExtendedGame(Game):
         self.discard.remove(back)
         self.hands[q].append(back)
         self.declared[q] = False
-        self.last, self.color = rec["last"], rec["color"]
         events.append(Event("withdraw", player=q, cards=(back,), count=1, reason="play"))
         self._begin_turn(q, events, forbid=back.id)
         return True
