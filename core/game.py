@@ -20,6 +20,7 @@ players jump in out of turn.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -763,6 +764,45 @@ class Game:
         g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]
         g._load_extra(d.get("extra", {}))
         return g
+
+    # -- invariants ---------------------------------------------------------------------
+    def all_cards(self) -> list[Card]:
+        """Every card of the game wherever it lies (a variant with more places adds them)."""
+        return [c for h in self.hands for c in h] + self.draw_pile + self.discard + self.set_aside
+
+    def inconsistencies(self) -> list[str]:
+        """What is wrong with this state, in words; empty for every state the rules can reach.
+
+        The self-play tests ask it after every move; a loaded save can be checked with it.
+        Variants add their own invariants (:meth:`_inconsistencies`).
+        """
+        out: list[str] = []
+        places = Counter(c.id for c in self.all_cards())
+        if len(places) != len(self.cards) or max(places.values(), default=1) > 1:
+            twice = sorted(i for i, k in places.items() if k > 1)
+            missing = sorted(set(range(len(self.cards))) - set(places))
+            out.append(f"every card must lie in exactly one place (twice: {twice}, nowhere: {missing})")
+        n = self.num_players
+        if not 0 <= self.current < n:
+            out.append(f"current {self.current} is not a seat")
+        if self.direction not in (1, -1):
+            out.append(f"direction {self.direction} is not 1 or -1")
+        x = self.exposed
+        if x is not None and (self.out[x] or len(self.hands[x]) != 1):
+            out.append(f"player {x} is open to a catch without holding exactly one card")
+        for q in range(n):
+            if self.out[q] and self.hands[q]:
+                out.append(f"player {q} is out of the round but holds cards")
+        if not self.over and self.out[self.current]:
+            out.append(f"it is the turn of player {self.current}, who is out")
+        if self.phase == "drawn" and self._hand_card(self.current, self.drawn) is None:
+            out.append("the card just drawn is not in the hand of the player whose turn it is")
+        out += self._inconsistencies()
+        return out
+
+    def _inconsistencies(self) -> list[str]:
+        """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
+        return []
 
     def copy(self) -> "Game":
         return type(self).from_dict(self.to_dict(), source=self.source)

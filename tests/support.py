@@ -48,6 +48,13 @@ def all_ids(g: core.Game) -> list[int]:
 def assert_conserved(g: core.Game) -> None:
     ids, size = all_ids(g), len(g.cards)
     assert len(ids) == size and set(ids) == set(range(size))
+    assert_sound(g)
+
+
+def assert_sound(g: core.Game) -> None:
+    """The variant's own invariants hold (every card in one place, and what the variant adds)."""
+    problems = g.inconsistencies()
+    assert not problems, f"{g.variant}: {problems}"
 
 
 def assert_illegal(g: core.Game, p: int, action: Any, *words: str) -> str:

@@ -7,6 +7,7 @@ from collections import Counter
 
 import msgpack
 import pytest
+from support import assert_sound
 
 import core
 from core import Action, IllegalAction
@@ -85,6 +86,7 @@ def assert_conserved(g):
     assert sorted(ids) == list(range(170))
     assert token_count(g) == Counter(TOKEN_COUNTS)
     assert all(len(t) <= 3 for t in g.tokens)
+    assert_sound(g)
 
 
 # -- the deck, notation and the start -------------------------------------------------------------

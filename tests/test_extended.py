@@ -8,6 +8,7 @@ from collections import Counter
 
 import msgpack
 import pytest
+from support import assert_sound
 
 import core
 from core import Action, IllegalAction
@@ -293,6 +294,39 @@ def test_regret_pill_undoes_a_play_upstream_and_becomes_last():
     assert plays_of(g, 0) == {"G2"}  # a different card (not the G7), on the pill
 
 
+def rest_of_deck(*named) -> list[str]:
+    """Every card of the deck not named, so a setup leaves the draw pile empty."""
+    left = Counter(str(c) for c in core.deck("extended"))
+    left.subtract(t for cards in named for t in cards)
+    return sorted(left.elements())
+
+
+def test_regret_pill_against_an_effect_when_the_old_last_is_gone():
+    """The card the undone move covered was shuffled away: the pill, a green card played, is last."""
+    hands = [["R+2", "R1"], ["GREGRET", "G1"]]
+    g = game(hands + [rest_of_deck(*hands, ["B9", "R5"])], discard=("B9", "R5"))
+    assert not g.draw_pile
+    play(g, 0, "R+2")  # R+2 covers R5; 0 is left with one card and did not call
+    g.apply(2, Action("catch", target=0))  # the catch reshuffles B9 and R5: 0 draws them
+    assert {"B9", "R5"} <= set(hand(g, 0)) and not g.draw_pile
+    play(g, 1, "GREGRET")
+    assert "R+2" in hand(g, 0) and g.current == 0
+    assert str(g.top) == "GREGRET" and g.color == "green" and g.top in g.discard
+    assert not g.inconsistencies()
+
+
+def test_regret_pill_takes_back_a_covered_card_and_last_stays():
+    """紧箍咒 waits for its victim's judgement; cards played meanwhile stay on top."""
+    g = game([["YCURSE", "B1"], ["Y7", "G2"], ["GREGRET", "G1", "B4"]], discard=("Y5",))
+    play(g, 0, "YCURSE", target=2)
+    play(g, 1, "Y7")
+    assert g.current == 2 and g.phase == "judge" and str(g.top) == "Y7"
+    play(g, 2, "GREGRET")
+    assert "YCURSE" in hand(g, 0) and g.current == 0
+    assert str(g.top) == "Y7" and g.color == "yellow"  # not Y5, which YCURSE covered long ago
+    assert not g.inconsistencies()
+
+
 # -- the other cards -----------------------------------------------------------------------------
 
 def test_hand_of_god_swaps_and_recasts_one_on_one():
@@ -567,6 +601,7 @@ def _card_ids(obs) -> set[int]:
 def _check(g):
     ids = [c.id for c in g.all_cards()]
     assert len(ids) == 153 and len(set(ids)) == 153
+    assert_sound(g)  # last on the discard pile, among others
     riders = {i for e in g._all_effects() for i in fx.attached(e)}
     for q in (None, *range(g.num_players)):
         obs = g.observation(q)

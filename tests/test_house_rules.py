@@ -14,6 +14,7 @@ import pytest
 import support
 from support import (
     assert_conserved,
+    assert_sound,
     assert_illegal,
     cid,
     hand,
@@ -623,6 +624,7 @@ def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
     assert len(ids) == 108 and set(ids) == set(range(108)), "cards not conserved"
+    assert_sound(g)
     assert d["set_aside"] == [] and g.out == [False] * g.num_players
     if g.phase == "stack":
         assert g.options["stacking"] != "none" and g.pending["total"] >= 2

@@ -16,6 +16,7 @@ import pytest
 import support
 from support import (
     assert_conserved,
+    assert_sound,
     assert_illegal,
     cid,
     hand,
@@ -845,6 +846,7 @@ def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
     assert len(ids) == DECK_SIZE and set(ids) == set(range(DECK_SIZE)), "cards not conserved"
+    assert_sound(g)
     for q in range(g.num_players):
         if g.out[q]:
             assert d["hands"][q] == [] and q not in g.to_act() and g.legal_actions(q) == []

@@ -25,7 +25,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import card_ids_in
+from support import assert_sound, card_ids_in
 
 import core
 from core import Action, IllegalAction
@@ -48,6 +48,7 @@ def check_conservation(g) -> dict:
     assert g.top.id == d["discard"][-1]
     for p in range(g.num_players):
         assert [c.id for c in g.hand(p)] == d["hands"][p]
+    assert_sound(g)
     return d
 
 
@@ -364,3 +365,31 @@ def test_soak_selfplay(n):
     """About 100k moves in all (run with ``pytest -m soak``)."""
     stats = selfplay(n, budget=11200, seed=90000 + n, options={"target_score": 300}, full_every=2)
     assert stats["rounds"] >= 10
+
+
+# -- the invariants themselves -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_inconsistencies_name_a_card_in_two_places(variant):
+    g = core.new_game(variant, core.variant_class(variant).min_players + 1, seed=5)
+    assert g.inconsistencies() == []
+    d = g.to_dict()
+    d["hands"][0].append(d["hands"][1][0])  # one card in two hands
+    assert any("exactly one place" in p for p in core.Game.from_dict(d).inconsistencies())
+
+
+def test_inconsistencies_of_the_variants_own_invariants():
+    g = core.new_game("extended", 3, seed=5)
+    d = g.to_dict()
+    d["extra"]["last"] = d["draw_pile"][-1]
+    assert any("last" in p for p in core.Game.from_dict(d).inconsistencies())
+    g = core.new_game("nomercy", 2, seed=5)
+    d = g.to_dict()
+    d["hands"][1] += d["draw_pile"][:20]
+    d["draw_pile"] = d["draw_pile"][20:]
+    assert any("Mercy" in p for p in core.Game.from_dict(d).inconsistencies())
+    g = core.new_game("diez", 2, seed=5)
+    d = g.to_dict()
+    d["extra"]["bag"].pop()
+    assert any("tokens" in p for p in core.Game.from_dict(d).inconsistencies())

@@ -459,6 +459,17 @@ class ClassicGame(Game):
             events.append(Event("skip", player=p))
             self._end_turn_to(p)
 
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        if not self.discard:
+            out.append("the discard pile is empty")
+        if not self.over and self.color not in COLORS and self.phase != "choose":  # a Roulette names it
+            out.append(f"the colour in play {self.color!r} is not a suit")
+        if self.phase in ("stack", "challenge", "choose") and (self.pending is None
+                                                               or self.pending.get("victim") != self.current):
+            out.append(f"phase {self.phase} waits for an answer that is not pending on the current player")
+        return out
+
     def _public_pending(self) -> dict[str, Any] | None:
         if self.pending is None:
             return None

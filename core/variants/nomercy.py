@@ -94,6 +94,13 @@ class NoMercyGame(ClassicGame):
                 self.phase, self.drawn, self.pending = "play", None, None
                 self.current = self._next(p)
 
+    def _inconsistencies(self) -> list[str]:
+        out = super()._inconsistencies()
+        for q in self.active:
+            if len(self.hands[q]) >= MERCY_LIMIT:
+                out.append(f"player {q} holds {len(self.hands[q])} cards and is still in (Mercy)")
+        return out
+
     # -- turn actions -------------------------------------------------------------------
     def _turn_actions(self, p: int) -> list[Action]:
         if self.phase == "choose":

@@ -17,6 +17,7 @@ phases: ``color``, ``sub``, ``choice``, ``target``, ``token``, ``give``,
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from typing import Any
 
 from ...actions import CHALLENGE, DRAW, PASS, UNO, Action
@@ -44,6 +45,7 @@ _COLOR_ACTS = tuple(Action("color", color=c) for c in COLORS)
 
 def _step_draw(who: int, n: int = 0, *, until: str | None = None, forced: bool = False,
                reason: str = "penalty") -> dict[str, Any]:
+    """A draw step: ``n`` cards, or with ``until`` cards until that colour comes and then ``n`` more."""
     return {"op": "draw", "who": who, "n": n, "until": until, "forced": forced, "reason": reason,
             "stage": "start", "got": [], "stopped": False, "counted": 0, "double": False, "hex": 0}
 
@@ -1233,8 +1235,10 @@ class DiezGame(Game):
                 if s["until"] is not None:
                     s["counted"] += 1
                     if c.color == s["until"]:
+                        # The colour came: what is still due is the extra cards (n), a Double's
+                        # second helping of all of it, and the Hex cards.
                         s["until"] = None
-                        s["n"] = (s["counted"] if s["double"] else 0) + s["hex"]
+                        s["n"] = s["n"] * (2 if s["double"] else 1) + (s["counted"] if s["double"] else 0) + s["hex"]
                 else:
                     s["n"] -= 1
                 if c.rank == "N" and (s["n"] > 0 or s["until"] is not None):
@@ -1289,6 +1293,32 @@ class DiezGame(Game):
                 return "a Silence token keeps you from jumping in"
             return "only a card identical to a top card (or a Stop on a power card of its colour) can jump in"
         return super()._explain(p, action)
+
+    # -- invariants -------------------------------------------------------------------------------
+    def all_cards(self) -> list[Card]:
+        return [c for h in self.hands for c in h] + self.draw_pile + self.set_aside + [
+            c for pile in self.piles for c in pile]
+
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        k = len(self.piles)
+        if not all(len(x) == k for x in (self.colors, self.jump_ok, self.skipped, self.reversed)):
+            out.append("the piles' colours and marks do not match the piles")
+        if any(not pile for pile in self.piles):
+            out.append("a discard pile is empty")
+        if not 0 <= self.focus < k or self.discard is not self.piles[self.focus]:
+            out.append("the focused pile is not the discard pile")
+        if any(c is not None and c not in COLORS and c != WHITE for c in self.colors):
+            out.append(f"a pile's colour is neither a suit nor white: {self.colors}")
+        held = Counter(self.bag) + sum((Counter(t) for t in self.tokens), Counter())
+        for s in self.queue:  # a token on its way: drawn and not yet given, or a Block being replaced
+            held[s["token"] if s["op"] == "give" else "block"] += s["op"] in ("give", "replace")
+        if held != Counter(token_bag()):
+            out.append(f"tokens are lost or made: {dict(held - Counter(token_bag()))} "
+                       f"{dict(Counter(token_bag()) - held)}")
+        if any(len(t) > TOKEN_LIMIT for t in self.tokens):
+            out.append(f"a player carries more than {TOKEN_LIMIT} tokens")
+        return out
 
     # -- observation -------------------------------------------------------------------------------
     def _public_pending(self) -> dict[str, Any] | None:

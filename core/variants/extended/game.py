@@ -454,7 +454,7 @@ class ExtendedGame(Game):
     def _withdraw(self, p: int, card: Card, e: dict[str, Any], events: list[Event]) -> None:
         """后悔药 as a counter: the latest move of ``e`` is taken back and its player plays again."""
         self._take(p, [card], events)
-        self.discard.append(card)  # it does not become last: the undone play restores last
+        self.discard.append(card)  # it becomes last only if the undone move cannot restore last
         in_window = self.ctx is not None
         if not in_window:
             self._remove(e)
@@ -465,8 +465,13 @@ class ExtendedGame(Game):
         for c in back:
             self.discard.remove(c)
         riders = had - set(fx.attached(e)) if alive else had
-        if move["last"] is not None:
-            self.last, self.color = move["last"], move["color"]
+        if move["last"] is not None and self.last in move["cards"]:
+            # The card taken back was last: last goes back to the card it covered, if that is
+            # still on the pile; shuffled away (or in a hand), the pill, a played green card, is.
+            if any(c.id == move["last"] for c in self.discard):
+                self.last, self.color = move["last"], move["color"]
+            else:
+                self.last, self.color = card.id, card.color
         events.append(Event("regret", player=p, cards=(card,), target=q, reason=e["kind"]))
         self.hands[q].extend(back + [self.cards[i] for i in sorted(riders)])
         self.declared[q] = False
@@ -1092,6 +1097,20 @@ class ExtendedGame(Game):
                 return "draw or play first: you must take at least one of the two"
             return f"{action.kind!r} is not a move in the play phase"
         return hints.get(ph, f"{action} is not a legal move now")
+
+    # -- invariants ---------------------------------------------------------------------------
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        if self.last is not None and all(c.id != self.last for c in self.discard):
+            out.append(f"last ({self.cards[self.last]}) is not on the discard pile")
+        if not self.over and self.color not in COLORS:
+            out.append(f"the colour in play {self.color!r} is not a suit")
+        for q, es in enumerate(self.effects):
+            if any(e["on"] != q for e in es):
+                out.append(f"an effect listed on player {q} names another player")
+        if any(not self.out[q] for q in self.finished):
+            out.append("a player who went out is still in")
+        return out
 
     # -- observation and state ----------------------------------------------------------------
     def _public_pending(self) -> dict[str, Any] | None:

@@ -338,6 +338,16 @@ class WildRawzGame(Game):
         winners = self.match_winners
         return winners[0] if len(winners) == 1 else None
 
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        if (self.trump is None) != (self.phase == "draft"):
+            out.append(f"phase {self.phase} with trump {self.trump}")
+        played = {p for p, _ in self.trick} | ({self.leaver[0]} if self.leaver else set())
+        sizes = {len(h) + (q in played) for q, h in enumerate(self.hands)}
+        if self.phase == "trick" and len(sizes) > 1:
+            out.append(f"hands differ by more than this trick's card: {[len(h) for h in self.hands]}")
+        return out
+
     # -- views and state ---------------------------------------------------------------
     def _observe_public(self, obs: dict[str, Any]) -> None:
         obs.update({
