@@ -503,6 +503,17 @@ def test_draw_color_accepted_draws_until_the_colour_and_loses_the_turn():
     assert hand(g, 1) == ["G7", "R1", "Y1", "Y2"] and g.current == 2
 
 
+def test_ace_and_white_never_act_on_a_draw_color_draw():
+    """Reading: a draw until a colour has no count for an Ace or a White to serve part of."""
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=["R1", "WH2", "G7", "B9"], tokens=[[], ["ace", "white"], []])
+    play(g, 0, "WDC")
+    act(g, 0, "color", color="green")
+    act(g, 1, "draw")
+    assert hand(g, 1) == ["G7", "R1", "WH2", "Y1"] and g.tokens[1] == ["ace", "white"] and g.current == 2
+    g, _ = _lost_draw_color_challenge([[], ["ace", "white"], []], ["G7", "B2", "B3", "WH2"])
+    assert hand(g, 1) == ["B2", "B3", "G7", "Y1"] and g.tokens[1] == ["ace", "white"]
+
+
 def test_draw_color_challenges():
     g = make([["WDC", "R1"], ["Y1"], ["B1"]], draw=["G7"])
     play(g, 0, "WDC")
@@ -514,6 +525,30 @@ def test_draw_color_challenges():
     act(g, 0, "color", color="green")
     act(g, 1, "challenge")  # innocent: until green, then 2 more, and the turn is lost
     assert hand(g, 1) == ["B2", "B3", "G7", "Y1"] and g.current == 2
+
+
+def _lost_draw_color_challenge(tokens, draw):
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=draw, tokens=tokens)
+    play(g, 0, "WDC")
+    act(g, 0, "color", color="green")
+    return g, act(g, 1, "challenge")  # innocent: 1 draws until green, then 2 more
+
+
+def test_a_lost_draw_color_challenge_is_one_forced_draw():
+    """"the challenger then takes the effect regardless, with an extra penalty on top. Conversely,
+    this IS a 'forced' draw": until the colour and the 2 extra are one draw for the tokens."""
+    draw = ["G7", "B2", "B3", "B4", "B5", "B6", "B7", "B8"]
+    g, events = _lost_draw_color_challenge([[], ["hex"], []], draw)
+    assert hand(g, 1) == ["B2", "B3", "B4", "G7", "Y1"]  # G7, 2 extra, 1 Hex (once)
+    assert event_kinds(events).count("token_effect") == 1
+    g, events = _lost_draw_color_challenge([[], ["double"], []], draw)
+    assert len(g.hand(1)) == 1 + 2 * (1 + 2)  # Double: twice the whole draw (G7 and the 2)
+    g, events = _lost_draw_color_challenge([[], [], ["magnet"]], draw)
+    assert g.phase == "magnet" and g.current == 1
+    offered_cards = {a.card for a in g.legal_actions(1) if a.kind == "give"}
+    assert offered_cards == {cid(g, 1, t) for t in ("G7", "B2", "B3")}  # one offer, all three cards
+    act(g, 1, "pass")
+    assert g.phase == "play" and g.current == 2 and hand(g, 1) == ["B2", "B3", "G7", "Y1"]
 
 
 def test_drop_all_removes_every_token_of_one_player():

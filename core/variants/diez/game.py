@@ -837,8 +837,9 @@ class DiezGame(Game):
                 self.queue.insert(0, _step_draw(p, until=s["color"], reason="guilty"))
             else:
                 events.append(Event("skip", player=v))
-                self.queue[0:0] = [_step_draw(v, until=s["color"], forced=True, reason="innocent"),
-                                   _step_draw(v, 2, forced=True, reason="innocent")]
+                # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
+                # Hex adds once, Double doubles all of it and a Magnet is offered once.
+                self.queue.insert(0, _step_draw(v, 2, until=s["color"], forced=True, reason="innocent"))
         else:  # Choice
             if guilty:
                 if self.queue and self.queue[0]["op"] == "effect":
