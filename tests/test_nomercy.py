@@ -641,6 +641,26 @@ def test_drawing_for_a_playable_card_can_knock_you_out():
     assert g.out[1] and g.current == 2 and g.phase == "play" and g.drawn is None
 
 
+def test_the_mercy_rule_stops_a_draw_at_the_25th_card():
+    """"Si un jugador tiene 25 cartas o más, queda fuera del juego", at once: the cards after the
+    25th stay in the draw pile, whether the player draws until playable or takes a penalty."""
+    after = ["G7", "G8", "R9"]
+    g = make(3, [PAD, nums("B", 20) + ["G1", "G2"], PAD2], ["R5"], ["G3", "G4", "G6"] + after, current=1)
+    events = g.apply(1, Action("draw"))
+    drawn = [e for e in events if e.kind == "draw"]
+    assert len(drawn) == 1 and drawn[0].count == 3  # 22 + 3 = 25: out, and no more drawn
+    assert g.out[1] and len(g.set_aside) == 25 and notes(g.draw_pile[-3:]) == after[::-1]
+    assert g.current == 2 and g.phase == "play"
+    assert_conserved(g)
+    rest = ["Y3", "Y5", "Y8", "Y9"]
+    g = make(3, [["W+6", "B1", "B2"], BIG23, PAD2], ["R5"], ["Y1", "Y2"] + rest)
+    play(g, 0, "W+6", "red")
+    events = g.apply(1, Action("draw"))
+    assert [e.count for e in events if e.kind == "draw"] == [2] and g.out[1] and len(g.set_aside) == 25
+    assert notes(g.draw_pile[-4:]) == rest[::-1]
+    assert_conserved(g)
+
+
 def test_set_aside_hands_come_back_with_the_next_reshuffle():
     h0, h1, h2 = ["R+2", "B1"], nums("Y", 20) + ["G1", "G2", "G3"], ["G4", "G5"]
     discard = rest_of_deck(h0, h1, h2, ["B9", "B9", "R5"]) + ["R5"]

@@ -292,7 +292,7 @@ class ClassicGame(Game):
             if c is None:
                 break
             got.append(c)
-            if not self.draws_until_playable or self._may_play_drawn(p, c):
+            if not self.draws_until_playable or self._may_play_drawn(p, c) or self._draw_stops(p, len(got)):
                 break
         self._give(p, got, "turn", events)
         if self.phase == "over" or self.out[p]:
@@ -305,6 +305,10 @@ class ClassicGame(Game):
             if not got:
                 events.append(Event("empty", player=p))
             self._end_turn(p)
+
+    def _draw_stops(self, p: int, drawn: int) -> bool:
+        """Whether ``p``, having drawn ``drawn`` cards this time, draws no more (No Mercy's Mercy rule)."""
+        return False
 
     def _may_play_drawn(self, p: int, card: Card) -> bool:
         """Whether ``card``, just drawn by ``p`` (not yet in the hand), may be played: it matches,

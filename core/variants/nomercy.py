@@ -86,6 +86,13 @@ class NoMercyGame(ClassicGame):
     def _after_draw(self, p: int, events: list[Event]) -> None:
         self._mercy(p, events)
 
+    def _draw_stops(self, p: int, drawn: int) -> bool:
+        return len(self.hands[p]) + drawn >= MERCY_LIMIT  # out at the 25th card: no more drawing
+
+    def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
+        # A penalty stops at the 25th card too: the player is out, the rest stays in the pile.
+        return super()._draw(p, min(n, max(0, MERCY_LIMIT - len(self.hands[p]))), reason, events)
+
     def _mercy(self, p: int, events: list[Event]) -> None:
         if not self.out[p] and len(self.hands[p]) >= MERCY_LIMIT and self.phase != "over":
             was_current = self.current == p
