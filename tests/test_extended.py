@@ -547,6 +547,18 @@ def test_a_swap_that_leaves_one_card_needs_an_uno_call():
     assert g.exposed is None and g.declared[0] and not g.declared[1]
 
 
+def test_no_catch_once_the_single_card_is_gone():
+    """The call is for the hand of one card: played out (here inside a C4 chain, so not yet a
+    win), there is nothing left to catch."""
+    g = game([["WC4", "R0", "R1"], ["G1", "G2"], ["B1", "B2"]])
+    play(g, 0, "WC4")
+    play(g, 0, "R0")  # one card left, no call; the C4 stays with 0
+    assert g.exposed == 0
+    play(g, 0, "R1")  # none left
+    assert g.exposed is None and all(a.kind != "catch" for a in g.legal_actions(1))
+    assert not g.inconsistencies()
+
+
 def test_last_plus4_does_not_win_while_it_can_come_back():
     g = game([["W+4"], ["WRB", "G1"], ["B1"]])
     play(g, 0, "W+4", color="green")

@@ -474,7 +474,7 @@ class ExtendedGame(Game):
                 self.last, self.color = card.id, card.color
         events.append(Event("regret", player=p, cards=(card,), target=q, reason=e["kind"]))
         self.hands[q].extend(back + [self.cards[i] for i in sorted(riders)])
-        self.declared[q] = False
+        self._hand_grew(q)
         events.append(Event("withdraw", player=q, cards=tuple(back), count=len(back) + len(riders)))
         if alive:
             self.effects[e["on"]].append(e)
@@ -663,7 +663,7 @@ class ExtendedGame(Game):
         back = self.cards[rec["card"]]
         self.discard.remove(back)
         self.hands[q].append(back)
-        self.declared[q] = False
+        self._hand_grew(q)
         events.append(Event("withdraw", player=q, cards=(back,), count=1, reason="play"))
         self._begin_turn(q, events, forbid=back.id)
         return True
@@ -704,7 +704,7 @@ class ExtendedGame(Game):
             for c in taken:
                 self.hands[p].remove(c)
             self.hands[by].extend(taken)
-            self.declared[by] = False
+            self._hand_grew(by)
             events.append(Event("clip", player=by, target=p, cards=tuple(taken), count=len(taken),
                                 visible_to=(by, p)))
             self._hand_shrunk(p, before, events)
@@ -962,10 +962,18 @@ class ExtendedGame(Game):
             self.hands[p].remove(c)
         self._hand_shrunk(p, before, events)
 
+    def _hand_grew(self, q: int) -> None:
+        """Cards came to ``q`` from another hand or the pile: no UNO call stands, nor can be caught."""
+        self.declared[q] = False
+        if self.exposed == q:
+            self.exposed = None
+
     def _hand_shrunk(self, p: int, before: int, events: list[Event]) -> None:
         """From more than one card to exactly one: UNO must be called (or two cards drawn)."""
         if before > 1 and len(self.hands[p]) == 1 and not self.declared[p]:
             self.exposed = p
+        elif self.exposed == p and len(self.hands[p]) != 1:
+            self.exposed = None  # the single card is gone: nothing is left to catch
         self._check_bound(p, events)
 
     def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
