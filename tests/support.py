@@ -198,6 +198,9 @@ def check_event_hiding(g: core.Game, events: list, before: dict[int | None, set]
     aside = {c.id for c in g.set_aside}
     showings = SHOWINGS["*"] | SHOWINGS.get(g.variant, set())
     for i, e in enumerate(events):
+        who = g.names[e.player] if e.player is not None else ""
+        assert core.describe(e.view(None), g.names, g.variant) != f"{e.kind} {who}".strip() + ".", \
+            f"{g.variant} has no words for its {e.kind} events"
         rest = events[i + 1:]
         excused: set = set()
         if e.visible_to is None:

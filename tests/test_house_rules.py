@@ -335,7 +335,7 @@ def test_jump_in_with_an_identical_card_play_continues_from_the_jumper():
     assert g.legal_actions(1) == [] and g.legal_actions(3) == []
     events = play(g, 2, "R5")
     assert [e.kind for e in events][:2] == ["jump_in", "play"]
-    assert "jumps in" in core.describe(events[0], g.names)
+    assert "jumps in" in core.describe(events[0], g.names, g.variant)
     assert (g.current, g.direction, g.color) == (3, 1, "red")
     assert hand(g, 2) == ["G7", "G8"] and hand(g, 0) == ["R3", "B1", "B2"]
     assert_conserved(g)

@@ -139,7 +139,7 @@ def test_action_cards_turned_at_the_start_are_set_aside_under_the_starting_card(
         assert g.top.is_number and g.current == 0
         ks = [e.kind for e in g.deal_events]
         assert ks.index("return") < ks.index("start")
-        assert "set aside" in core.describe(returned[0], g.names)
+        assert "set aside" in core.describe(returned[0], g.names, g.variant)
         assert_conserved(g)
         if found >= 5:
             break
@@ -231,7 +231,7 @@ def test_skip_everyone_plays_again(n):
     assert g.current == 0 and g.to_act() == [0]
     assert g.direction == -1 and g.color == "red"
     assert [e.kind for e in events] == ["play", "skip_all"]
-    assert "plays again" in core.describe(events[-1], g.names)
+    assert "plays again" in core.describe(events[-1], g.names, g.variant)
     assert [len(g.hand(p)) for p in range(n)] == [2] + [3] * (n - 1)
 
 
@@ -467,7 +467,7 @@ def test_color_roulette_next_player_names_a_colour_and_takes_the_turned_cards():
         assert notes(turned[0].view(q).cards) == ["R1", "W+6", "B2", "G7"]
     assert any(e.kind == "skip" and e.player == 1 for e in events)
     assert [e.kind for e in events][0] == "choose"
-    assert "names green" in core.describe(events[0], g.names)
+    assert "names green" in core.describe(events[0], g.names, g.variant)
     assert_conserved(g)
 
 
@@ -510,7 +510,7 @@ def test_seven_must_swap_with_a_chosen_player():
     assert g.current == 1 and g.direction == 1
     sw = [e for e in events if e.kind == "swap"]
     assert len(sw) == 1 and sw[0].player == 0 and sw[0].target == 2
-    assert "swaps hands" in core.describe(sw[0], g.names)
+    assert "swaps hands" in core.describe(sw[0], g.names, g.variant)
 
 
 def test_seven_cannot_swap_with_a_knocked_out_player():
@@ -616,7 +616,7 @@ def test_twenty_five_cards_knock_you_out_and_the_hand_is_set_aside():
     assert set(notes(g.set_aside)) >= set(big)
     ko = [e for e in events if e.kind == "knockout"]
     assert len(ko) == 1 and ko[0].player == 1 and ko[0].count == 25 and ko[0].cards == ()
-    assert "knocked out" in core.describe(ko[0], g.names)
+    assert "knocked out" in core.describe(ko[0], g.names, g.variant)
     assert g.current == 2 and g.phase == "play" and not g.over
     assert g.legal_actions(1) == [] and 1 not in g.to_act()
     obs = g.observation(0)

@@ -145,6 +145,8 @@ def _scripted(variant: str, kinds: set) -> None:
         run(g, (0, "YPR"), (0, A("proc", color="mirror")), (1, "YS"))  # a held Mirror turns the Skip
         g = diez([["YPR", "Y1"], ["G1", "G2"]], discard=("Y5",), tokens=[[], ["reveal"]])
         run(g, (0, "YPR"), (0, A("proc", color="reveal")))
+        g = diez([["R+2", "R1"], ["RST", "G2"]])
+        run(g, (0, "R+2"), (1, "RST"))  # a Stop cancels the stack
         g = diez([["RS", "R1"], ["G1", "G2"]], tokens=[[], ["mirror"]])
         run(g, (0, "RS"))  # a Mirror token acts and is spent
         # A natural draw that runs the piles dry: nothing left, the turn passes.

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..actions import CHALLENGE, DRAW, PASS, UNO, Action
 from ..cards import COLORS, Card
-from ..events import Event
+from ..events import Event, register_words
 from ..game import Game, Option
 from ..registry import register
 
@@ -479,3 +479,10 @@ class ClassicGame(Game):
             return None
         # Whether it was a bluff is the hidden part.
         return {k: v for k, v in self.pending.items() if k != "bluff"}
+
+
+register_words("classic", {
+    "jump_in": "{who} jumps in!",
+    "swap": "{who} swaps hands with {tgt}.",
+    "rotate": "Every hand passes to the next player.",
+})

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..actions import Action
 from ..cards import COLORS, Card
-from ..events import Event
+from ..events import Event, register_words
 from ..game import Option
 from ..registry import register
 from .classic import ClassicGame
@@ -203,3 +203,16 @@ class NoMercyGame(ClassicGame):
         # 7 and 0 too: the dict holds functions, so classic's entries would bypass the overrides above.
         **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card, "7": _seven, "0": _zero,
     }
+
+
+def _return(e: Event, who: str, tgt: str) -> str:
+    return f"{e.cards[0].name} cannot start the round; it is set aside."
+
+
+register_words("nomercy", {
+    "return": _return,
+    "skip_all": "{who} skips everyone and plays again.",
+    "discard_all": "{who} discards every {color} card too: {cards}.",
+    "knockout": "{who} holds {n} cards and is knocked out (Mercy)!",
+    "choose": "{who} names {color} for the Color Roulette.",
+}, {"roulette": " turned up by the Color Roulette"}, like="classic")

@@ -11,7 +11,7 @@ from typing import Any
 from ...actions import Action, play_action
 from ...cards import COLORS, Card
 from ...errors import IllegalAction
-from ...events import Event
+from ...events import Event, register_words
 from ...game import Game
 from ...registry import register
 
@@ -413,3 +413,21 @@ class WildRawzGame(Game):
         if self.over and self.match_over:
             raise IllegalAction("the match is over: the start marker has gone round the table twice")
         return super().next_round()
+
+
+def _round_over(e: Event, who: str, tgt: str) -> str:
+    if e.reason == "bonus":
+        return f"{who} scores {e.points} points this round (5 of them for hitting the target)."
+    return f"{who} scores {e.points} points this round."
+
+
+register_words("wildrawz", {
+    "row": "Face up for the trump draft: {cards}.",
+    "aside": "Set aside face up: {cards}.",
+    "take": lambda e, who, tgt: f"{who} takes {e.cards[0].name} from the row.",
+    "trump": lambda e, who, tgt: f"Trump: {e.cards[0].name} ({e.color} and every {e.cards[0].rank}).",
+    "leave": "{who} leaves the trick with {cards}.",
+    "trick": lambda e, who, tgt: f"{who} wins the trick" + (f"; {tgt} left it and leads next." if tgt
+                                                            else " and leads next."),
+    "round_over": _round_over,
+})
