@@ -401,6 +401,21 @@ class Game:
             return [self.current]
         return [p for p in range(self.num_players) if p == self.current or self._out_of_turn_actions(p)]
 
+    def acting_order(self) -> list[int]:
+        """Who may act now, in the order they get the chance: players acting out of turn first
+        (a catch is shouted before the next card lands), in seat order from the player the game
+        waits on, and that player last.
+
+        One place for the order, so a bot table, a local session and the network host let the
+        same player go first.
+        """
+        acting = self.to_act()
+        if len(acting) < 2:
+            return acting
+        n, first = self.num_players, self.current
+        order = sorted(acting, key=lambda q: (q - first) % n)
+        return [q for q in order if q != first] + [q for q in order if q == first]
+
     def _has_out_of_turn(self) -> bool:
         """Cheap test: could anyone but the current player act now (jump-ins, ...)?"""
         return False
