@@ -12,7 +12,7 @@ The whole public API::
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from . import variants as _variants  # noqa: F401  (registers the variants)
 from .actions import Action
@@ -21,7 +21,7 @@ from .errors import IllegalAction, InvalidCard
 from .events import Event, describe
 from .game import Game, Option
 from .registry import register, variant_class, variant_names
-from .source import DeckSource, SeededSource, permutation
+from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, permutation
 
 VARIANTS: tuple[str, ...] = variant_names()
 """The registered variant names."""
@@ -48,6 +48,7 @@ def new_game(
     options: dict[str, Any] | None = None,
     setup: dict[str, Any] | None = None,
     source: DeckSource | None = None,
+    settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
 ) -> Game:
     """Start a game of ``variant``.
 
@@ -58,13 +59,38 @@ def new_game(
     ``discard`` (the last is the top), ``draw`` (the first is drawn next),
     ``current``, ``direction`` and ``color``; unnamed cards go below the named
     draw cards in a seed-determined order. ``source`` replaces the seeded
-    deck source (the network host's fair deal).
+    deck source (the network host's fair deal). ``settled`` gives the deal's
+    chance nodes already resolved (see :func:`chance_for_new_game`): pairs of a
+    :class:`Chance` and its order, used instead of asking the source.
     """
-    return variant_class(variant)(players, seed=seed, options=options, setup=setup, source=source)
+    return variant_class(variant)(players, seed=seed, options=options, setup=setup, source=source,
+                                  settled=settled)
+
+
+def chance_for_new_game(
+    variant: str,
+    players: int | Sequence[str],
+    *,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
+) -> Chance | None:
+    """The first chance node of :func:`new_game`'s deal that ``settled`` does not resolve.
+
+    A caller that settles every shuffle before it is used (a network host running the fair
+    deal) asks this until it returns ``None``, adding each order to ``settled``, then calls
+    :func:`new_game` with the same arguments and ``settled``: the deal uses exactly those orders.
+    """
+    try:
+        variant_class(variant)(players, seed=b"", options=options, setup=setup, source=StopAtChance(),
+                               settled=settled)
+    except ChanceStop as stop:
+        return stop.chance
+    return None
 
 
 __all__ = [
-    "VARIANTS", "COLORS", "Action", "Card", "DeckSource", "Event", "Game", "IllegalAction",
-    "InvalidCard", "Option", "SeededSource", "deck", "describe", "new_game", "notation",
-    "parse_card", "permutation", "register", "variant_class",
+    "VARIANTS", "COLORS", "Action", "Card", "Chance", "DeckSource", "Event", "Game", "IllegalAction",
+    "InvalidCard", "Option", "SeededSource", "chance_for_new_game", "deck", "describe", "new_game",
+    "notation", "parse_card", "permutation", "register", "variant_class",
 ]

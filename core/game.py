@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from .actions import UNO, Action, play_action
 from .cards import COLORS, Card, parse_card
 from .errors import IllegalAction, InvalidCard
 from .events import Event
-from .source import DeckSource, SeededSource, seed_bytes
+from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,7 @@ class Game:
         options: dict[str, Any] | None = None,
         setup: dict[str, Any] | None = None,
         source: DeckSource | None = None,
+        settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
     ) -> None:
         if isinstance(players, bool):
             raise ValueError("players must be a count or a list of names")
@@ -126,6 +127,9 @@ class Game:
         self.dealer = count - 1
         self.version = 0
         self.epoch = 0
+        self._settled: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+        for chance, order in settled:
+            self.settle(chance, order)
         self._legal_cache: tuple[int, dict[int, tuple[Action, ...]]] = (-1, {})
         self._reset_round()
         if setup is not None:
@@ -263,10 +267,7 @@ class Game:
         self.hands = [[take(t) for t in hand] for hand in hands]
         self.discard = [take(t) for t in setup.get("discard", [])]
         named_draw = [take(t) for t in setup.get("draw", [])]
-        rest = [c for cards in pool.values() for c in cards]
-        rest.sort(key=lambda c: c.id)
-        rest = self.source.shuffle(rest, self.epoch)
-        self.epoch += 1
+        rest = self._shuffled([c for cards in pool.values() for c in cards])
         if not self.discard:
             # Turn a starting card the way a real deal would accept one.
             starters = [i for i, c in enumerate(rest) if self.accepts_start_card(c)]
@@ -317,8 +318,21 @@ class Game:
 
     def _shuffled(self, cards: list[Card]) -> list[Card]:
         cards.sort(key=lambda c: c.id)  # the source sees a canonical order
-        out = self.source.shuffle(cards, self.epoch)
-        self.epoch += 1
+        return self._chance(cards)
+
+    def _chance(self, items: list[Any]) -> list[Any]:
+        """The one place chance enters: the next epoch's order of ``items`` (in canonical order).
+
+        An order settled for this epoch and these items (:meth:`settle`) is used as given;
+        otherwise the deck source is asked.
+        """
+        epoch = self.epoch
+        got = self._settled.pop(epoch, None) if self._settled else None
+        if got is not None and got[0] == tuple(items):
+            out = list(got[1])
+        else:
+            out = self.source.shuffle(items, epoch)
+        self.epoch = epoch + 1
         return out
 
     # -- public read-only view -----------------------------------------------
@@ -761,6 +775,7 @@ class Game:
         g.version = d["version"]
         g._legal_cache = (-1, {})
         g.epoch = d["epoch"]
+        g._settled = {}
         g.hands = [[by_id(i) for i in h] for h in d["hands"]]
         g.draw_pile = [by_id(i) for i in d["draw_pile"]]
         g.discard = [by_id(i) for i in d["discard"]]
@@ -818,6 +833,57 @@ class Game:
     def _inconsistencies(self) -> list[str]:
         """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
         return []
+
+    # -- chance, asked before it is used ---------------------------------------------------
+    def chance_for(self, p: int, action: Action | dict[str, Any]) -> Chance | None:
+        """The first shuffle that ``apply(p, action)`` would need and nobody has settled yet.
+
+        ``None``: the move needs no order beyond those already given (:meth:`settle`); applying
+        it then never asks the deck source. Otherwise settle the :class:`~core.Chance` and ask
+        again: a move can need several (a reshuffle, then a token drawn from the bag). An illegal
+        action raises :class:`IllegalAction`, as :meth:`apply` would. The game is not changed.
+        """
+        probe = self._probe()
+        try:
+            probe.apply(p, action)
+        except ChanceStop as stop:
+            return stop.chance
+        return None
+
+    def chance_for_next_round(self) -> Chance | None:
+        """As :meth:`chance_for`, for :meth:`next_round`'s deal."""
+        probe = self._probe()
+        try:
+            probe.next_round()
+        except ChanceStop as stop:
+            return stop.chance
+        return None
+
+    def settle(self, chance: Chance, order: Sequence[Any]) -> None:
+        """Give the outcome of a chance node: ``order`` is ``chance.items`` in their new order.
+
+        The next move or deal that reaches epoch ``chance.epoch`` with these items uses it as
+        it is. A ``ValueError`` if ``order`` is not a permutation of the items or the epoch has
+        passed. Settled orders are the caller's input to the next move, not game state: they
+        are not saved by :meth:`to_dict`.
+        """
+        if chance.epoch < self.epoch:
+            raise ValueError(f"epoch {chance.epoch} has passed (the game is at epoch {self.epoch})")
+        self._settled[chance.epoch] = (tuple(chance.items), check_order(chance, order))
+
+    def _probe(self) -> "Game":
+        probe = type(self).from_dict(self.to_dict(), source=StopAtChance())
+        probe._settled = dict(self._settled)
+        return probe
+
+    def restore(self, snapshot: dict[str, Any], *, source: DeckSource | None = None) -> None:
+        """Put this game back to ``snapshot`` (a :meth:`to_dict`), in place: whoever holds the
+        object sees the restored state. The deck source stays, unless ``source`` replaces it."""
+        if snapshot.get("variant") != self.variant:
+            raise ValueError(f"a {snapshot.get('variant')!r} snapshot cannot restore a {self.variant} game")
+        fresh = type(self).from_dict(snapshot, source=source if source is not None else self.source)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
     def copy(self) -> "Game":
         return type(self).from_dict(self.to_dict(), source=self.source)

@@ -385,8 +385,7 @@ class DiezGame(Game):
 
     def _draw_token(self) -> str:
         bag = sorted(self.bag, key=token_order)
-        kind = self.source.shuffle(bag, self.epoch)[-1]
-        self.epoch += 1
+        kind = self._chance(bag)[-1]
         self.bag.remove(kind)
         return kind
 
@@ -727,8 +726,7 @@ class DiezGame(Game):
         donor = next(q for q in order if len(self.hands[q]) == most)
         k = (most - mine + 1) // 2
         pool = sorted(self.hands[donor], key=lambda c: c.id)
-        taken = self.source.shuffle(pool, self.epoch)[:k]
-        self.epoch += 1
+        taken = self._chance(pool)[:k]
         for c in taken:
             self.hands[donor].remove(c)
         self.hands[v].extend(taken)
