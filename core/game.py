@@ -26,6 +26,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from .actions import UNO, Action, play_action
 from .cards import COLORS, Card, parse_card
+from .decisions import Decision
 from .errors import IllegalAction, InvalidCard
 from .events import Event
 from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
@@ -405,15 +406,40 @@ class Game:
         return list(self._deal_events)
 
     # -- acting -----------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits on (``None`` once the round is over): who must decide,
+        what kind of decision it is, and what they may answer. :meth:`apply` with one of its
+        ``legal`` actions resolves it; the turn stays :attr:`current`'s."""
+        if self.phase == "over":
+            return None
+        p = self._decider()
+        return Decision(p, self._decision_kind(), self._legal(p))
+
+    def _decider(self) -> int:
+        """Who the game waits on: the player whose turn it is, unless a variant's step asks
+        someone else (a colour, a challenge, an answer to an effect)."""
+        return self.current
+
+    def _decision_kind(self) -> str:
+        """What the game waits on :meth:`_decider` for; the phase by default."""
+        return self.phase
+
+    def _decision_actions(self, p: int) -> list[Action]:
+        """Legal actions of ``p``, the player the game waits on (:meth:`_decider`)."""
+        return self._turn_actions(p)
+
     def to_act(self) -> list[int]:
-        """Every player who has a legal action now, in seat order."""
+        """Every player who has a legal action now, in seat order: the decision's player and
+        whoever may act out of turn (calls and catches, jump-ins)."""
         if self.phase == "over":
             return []
         if self.exposed is not None:
             return [p for p in range(self.num_players) if not self.out[p]]
+        d = self._decider()
         if not self._has_out_of_turn():
-            return [self.current]
-        return [p for p in range(self.num_players) if p == self.current or self._out_of_turn_actions(p)]
+            return [d]
+        return [p for p in range(self.num_players) if p == d or self._out_of_turn_actions(p)]
 
     def acting_order(self) -> list[int]:
         """Who may act now, in the order they get the chance: players acting out of turn first
@@ -426,16 +452,16 @@ class Game:
         acting = self.to_act()
         if len(acting) < 2:
             return acting
-        n, first = self.num_players, self.current
+        n, first = self.num_players, self._decider()
         order = sorted(acting, key=lambda q: (q - first) % n)
         return [q for q in order if q != first] + [q for q in order if q == first]
 
     def _has_out_of_turn(self) -> bool:
-        """Cheap test: could anyone but the current player act now (jump-ins, ...)?"""
+        """Cheap test: could anyone but the deciding player act now (jump-ins, ...)?"""
         return False
 
     def _out_of_turn_actions(self, p: int) -> list[Action]:
-        """Legal actions of ``p`` when it is not ``p``'s turn (besides UNO calls and catches)."""
+        """Legal actions of ``p`` when the game does not wait on ``p`` (besides UNO calls and catches)."""
         return []
 
     def legal_actions(self, p: int) -> list[Action]:
@@ -452,8 +478,8 @@ class Game:
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
-            if p == self.current:
-                acts = self._turn_actions(p)
+            if p == self._decider():
+                acts = self._decision_actions(p)
             else:
                 acts = self._out_of_turn_actions(p) if self._has_out_of_turn() else []
             x = self.exposed
@@ -527,8 +553,9 @@ class Game:
             return "you cannot catch yourself"
         if kind == "uno":
             return "you can call UNO only as you play your second-to-last card (or right after)"
-        if p != self.current:
-            return f"it is {self.names[self.current]}'s turn, not {name}'s"
+        d = self._decider()
+        if p != d:
+            return f"it is {self.names[d]}'s turn, not {name}'s"
         return self._explain_turn(p, action)
 
     def _explain_turn(self, p: int, action: Action) -> str:
@@ -664,6 +691,8 @@ class Game:
             "deck_size": len(self.cards),
             "phase": self.phase,
             "pending": self._public_pending(),
+            "decision": None if self.phase == "over" else {"player": self._decider(),
+                                                           "kind": self._decision_kind()},
             "players": [
                 {
                     "name": self.names[q],
