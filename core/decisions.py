@@ -51,6 +51,8 @@ class Step(Generic[G]):
 
     op: ClassVar[str] = ""
     """The name the game stores with the step (``s["op"]``) and finds the class by."""
+    hint: ClassVar[str] = ""
+    """What the player is asked, in words (for the message of an illegal answer)."""
 
     def start(self, g: G, s: StepState, events: list["Event"]) -> bool:
         """The step comes up: do what needs no decision; True to wait for one."""

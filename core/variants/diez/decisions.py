@@ -27,7 +27,10 @@ AIMED_PROCS = frozenset({"hex", "magnet", "reveal", "white"})
 
 @STEPS.register
 class Color(DiezStep):
+    """A black card's colour: named by its player, or first offered to a Sub holder (phase ``sub``)."""
+
     op = "color"
+    hint = "name a colour: red, yellow, green or blue"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
         if s["sub"]:
@@ -53,7 +56,10 @@ class Color(DiezStep):
 
 @STEPS.register
 class Choice(DiezStep):
+    """A Choice's effect: any listed card's (on a stack, a stacking one), or none."""
+
     op = "choice"
+    hint = "choose the Choice's effect"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         if s["stack"]:
@@ -70,7 +76,10 @@ class Choice(DiezStep):
 
 @STEPS.register
 class Target(DiezStep):
+    """A Tag's player: the turn (or the stack) goes to them."""
+
     op = "target"
+    hint = "choose a player"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [Action("target", target=q) for q in g.active]
@@ -89,7 +98,10 @@ class Target(DiezStep):
 
 @STEPS.register
 class Token(DiezStep):
+    """A Token card: draw a token from the bag to give, or remove one from anyone."""
+
     op = "token"
+    hint = "draw a token to give, or remove one"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
         if not self.legal(g, s["who"], s):
@@ -115,7 +127,10 @@ class Token(DiezStep):
 
 @STEPS.register
 class Give(DiezStep):
+    """Who gets the token drawn (skipped when only one player may take it)."""
+
     op = "give"
+    hint = "give the token to a player who may take it"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
         rec = tokens.recipients(g, s["who"])
@@ -135,7 +150,10 @@ class Give(DiezStep):
 
 @STEPS.register
 class Steal(DiezStep):
+    """A Steal: the token taken from another player."""
+
     op = "steal"
+    hint = "take a token from another player"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [Action("take", target=q, color=k) for q in g.active if q != p for k in tokens.kinds(g, q)]
@@ -149,7 +167,10 @@ class Steal(DiezStep):
 
 @STEPS.register
 class Drop(DiezStep):
+    """A Drop All: the player whose tokens all go back to the bag."""
+
     op = "drop"
+    hint = "choose a player whose tokens all go"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
         if not any(g.tokens[q] for q in g.active):
@@ -171,7 +192,10 @@ class Drop(DiezStep):
 
 @STEPS.register
 class Search(DiezStep):
+    """A search (Revive on its pile, an Ace in the draw pile): the card taken, or none."""
+
     op = "search"
+    hint = "take a card from the searched pile, or none (p)"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
         if not searchable(g, s):
@@ -199,7 +223,10 @@ class Search(DiezStep):
 
 @STEPS.register
 class Stitch(DiezStep):
+    """A Stitch Deck with more than two piles: the pile placed on it."""
+
     op = "stitch"
+    hint = "choose the pile to stitch on"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [Action("stitch", target=j) for j in range(len(g.piles)) if j != s["pile"]]
@@ -211,7 +238,10 @@ class Stitch(DiezStep):
 
 @STEPS.register
 class Discard(DiezStep):
+    """A Mulligan's or a Flush's discards, one at a time, until the player stops."""
+
     op = "discard"
+    hint = "discard a card, or stop discarding (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         cards = g.hands[p] if s["mode"] == "mulligan" else [c for c in g.hands[p] if c.color == s["color"]]
@@ -244,7 +274,10 @@ class Discard(DiezStep):
 
 @STEPS.register
 class Proc(DiezStep):
+    """A Proc: the token effect used (on a stack, a stackable one), or none."""
+
     op = "proc"
+    hint = "choose a token effect to activate"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         held = tokens.in_play(g)
@@ -310,7 +343,10 @@ class Proc(DiezStep):
 
 @STEPS.register
 class Replace(DiezStep):
+    """A Block's Proc: replace the Block with a token from the bag, or not."""
+
     op = "replace"
+    hint = "replace the Block with a token from the bag, or not (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return ([REPLACE] if g.bag else []) + [PASS]
@@ -327,7 +363,10 @@ class Replace(DiezStep):
 
 @STEPS.register
 class Link(DiezStep):
+    """A Link's Proc: an underlined number played on any pile, or none."""
+
     op = "link"
+    hint = "play an underlined number, or not (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [Action("play", c.id, None, g._pt(i)) for c in distinct(underlined(g, p))
@@ -353,7 +392,10 @@ class Link(DiezStep):
 
 @STEPS.register
 class GiveCard(DiezStep):
+    """A Magnet's Proc: a card given to the next player, or none."""
+
     op = "give_card"
+    hint = "give a card to the next player, or not (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         if len(g.hands[p]) < 2:
@@ -368,7 +410,10 @@ class GiveCard(DiezStep):
 
 @STEPS.register
 class Magnet(DiezStep):
+    """After a forced draw: one of the drawn cards given to a Magnet holder, or none."""
+
     op = "magnet"
+    hint = "give a drawn card to a Magnet holder, or not (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         if len(g.hands[p]) < 2:
@@ -385,7 +430,10 @@ class Magnet(DiezStep):
 
 @STEPS.register
 class Needle(DiezStep):
+    """A Needle drawn while more cards are due: stop drawing, or go on."""
+
     op = "needle"
+    hint = "stop drawing (the Needle) or go on drawing (d)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [STOP, DRAW]
@@ -399,7 +447,10 @@ class Needle(DiezStep):
 
 @STEPS.register
 class Challenge(DiezStep):
+    """A challengeable card's victim: challenge it, or accept it."""
+
     op = "challenge"
+    hint = "challenge the card, or accept it"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         return [CHALLENGE, PASS if s["card"] == "WC" else DRAW]
@@ -419,7 +470,7 @@ class Challenge(DiezStep):
         end = g._end()
         if card == "DG":
             g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
-                              else draw_step(v, 9, forced=True, reason="innocent"))
+                           else draw_step(v, 9, forced=True, reason="innocent"))
         elif card == "WDC":
             if guilty:
                 end["to"] = v
@@ -442,4 +493,5 @@ class Challenge(DiezStep):
 
 
 def underlined(g: DiezGame, p: int) -> list[Card]:
+    """The underlined numbers (6 and 9) in ``p``'s hand."""
     return [c for c in g.hands[p] if c.rank in UNDERLINED]

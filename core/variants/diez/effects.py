@@ -40,13 +40,13 @@ def start_stack(g: DiezGame, s: StepState, total: int, events: list[Event], *, c
         g._insert_before_end(draw_step(p, total, forced=False))
         return
     g.pending = {"kind": "stack", "pile": s["pile"], "total": total, "victim": v, "by": p,
-                    "challengeable": challengeable, "bluff": s["bluff"] and challengeable, "before": 0}
+                 "challengeable": challengeable, "bluff": s["bluff"] and challengeable, "before": 0}
     end = g._end()
     end["to"], end["phase"] = v, "stack"
 
 
 def move_stack(g: DiezGame, s: StepState, v: int, events: list[Event], *, add: int = 0,
-                challengeable: bool = False) -> None:
+               challengeable: bool = False) -> None:
     p = s["who"]
     pend = g.pending
     before = pend["total"]
@@ -67,7 +67,7 @@ def take_stack(g: DiezGame, v: int, events: list[Event]) -> None:
     g.pending = None
     events.append(Event("skip", player=v))
     g.queue = [draw_step(v, total, forced=True), {"op": "end", "who": v, "to": g._next(v),
-                                                      "phase": "play"}]
+                                                  "phase": "play"}]
     g._run(events)
 
 
@@ -81,7 +81,7 @@ def challenge_stack(g: DiezGame, v: int, events: list[Event]) -> None:
     else:
         events.append(Event("skip", player=v))
         g.queue = [draw_step(v, total + 2, forced=True, reason="innocent"),
-                      {"op": "end", "who": v, "to": g._next(v), "phase": "play"}]
+                   {"op": "end", "who": v, "to": g._next(v), "phase": "play"}]
     g._run(events)
 
 
@@ -197,7 +197,7 @@ def stop(g: DiezGame, s: StepState, events: list[Event]) -> None:
 
 def tag(g: DiezGame, s: StepState, events: list[Event]) -> None:
     g.queue.insert(0, {"op": "target", "who": s["who"], "stack": s["stack"], "pile": s["pile"],
-                          "bluff": False})
+                       "bluff": False})
 
 
 def dagger(g: DiezGame, s: StepState, events: list[Event]) -> None:
@@ -211,7 +211,7 @@ def dagger(g: DiezGame, s: StepState, events: list[Event]) -> None:
         g._insert_before_end(draw_step(v, 1, forced=True, reason="dagger"))
     else:
         g.queue.insert(0, {"op": "challenge", "who": v, "by": p, "card": "DG", "bluff": s["bluff"],
-                              "pile": s["pile"]})
+                           "pile": s["pile"]})
 
 
 def token_card(g: DiezGame, s: StepState, events: list[Event]) -> None:
@@ -239,7 +239,7 @@ def share_card(g: DiezGame, s: StepState, events: list[Event]) -> None:
 def proc_card(g: DiezGame, s: StepState, events: list[Event]) -> None:
     if any(a.kind == "proc" for a in STEPS["proc"].legal(g, s["who"], s)):
         g.queue.insert(0, {"op": "proc", "who": s["who"], "pile": s["pile"], "stack": s["stack"],
-                              "via": s["via"], "bluff": False})
+                           "via": s["via"], "bluff": False})
 
 
 def cut(g: DiezGame, s: StepState, events: list[Event]) -> None:
@@ -274,12 +274,12 @@ def stitch_card(g: DiezGame, s: StepState, events: list[Event]) -> None:
 
 def mulligan(g: DiezGame, s: StepState, events: list[Event]) -> None:
     g.queue.insert(0, {"op": "discard", "who": s["who"], "mode": "mulligan", "pile": s["pile"],
-                          "color": None, "count": 0})
+                       "color": None, "count": 0})
 
 
 def flush(g: DiezGame, s: StepState, events: list[Event]) -> None:
     g.queue.insert(0, {"op": "discard", "who": s["who"], "mode": "flush", "pile": s["pile"],
-                          "color": g.colors[s["pile"]], "count": 0})
+                       "color": g.colors[s["pile"]], "count": 0})
 
 
 def drawcolor(g: DiezGame, s: StepState, events: list[Event]) -> None:
@@ -290,7 +290,7 @@ def drawcolor(g: DiezGame, s: StepState, events: list[Event]) -> None:
         return
     g._end()["to"] = g._next(v)
     g.queue.insert(0, {"op": "challenge", "who": v, "by": p, "card": "WDC", "bluff": s["bluff"],
-                          "pile": s["pile"], "color": g.colors[s["pile"]]})
+                       "pile": s["pile"], "color": g.colors[s["pile"]]})
 
 
 def choice(g: DiezGame, s: StepState, events: list[Event]) -> None:

@@ -28,7 +28,7 @@ from ...decisions import Step, StepState
 from ...events import Event
 from ...game import Game, Option
 from ...registry import register
-from . import decisions, draws, effects, tokens  # noqa: F401  (decisions and draws register their steps)
+from . import decisions, draws, effects, jumps, tokens  # noqa: F401  (decisions and draws register their steps)
 from .cards import (
     BLANK, CHALLENGEABLE, STACKABLE_PROCS, STACKERS, TOKEN_LIMIT, UNDERLINED, WHITE, build_faces, has_effect,
     is_black, points, token_bag, token_order,
@@ -36,8 +36,6 @@ from .cards import (
 from .steps import JUMP_PHASES, RESTING, STEPS, draw_step
 
 SCORING = ("points", "rounds")
-POWER = frozenset({"S", "R", "+2", "ST", "TG", "DG", "TK", "TR", "SH", "PR", "CD", "SL", "RV", "SD"})
-"""The coloured power cards (a Stop may jump in on one of its colour)."""
 
 
 @register
@@ -254,42 +252,12 @@ class DiezGame(Game):
         step = self.queue[0]
         return STEPS[step["op"]].legal(self, p, step)
 
-    # -- jump-ins -------------------------------------------------------------------------------
+    # -- jump-ins (jumps.py) ---------------------------------------------------------------------
     def _has_out_of_turn(self) -> bool:
         return self.phase in JUMP_PHASES and True in self.jump_ok
 
     def _out_of_turn_actions(self, p: int) -> list[Action]:
-        if p == self._decider() or self.out[p] or "silence" in self.tokens[p] or self.phase not in JUMP_PHASES:
-            return []
-        acts = []
-        hand = self.hands[p]
-        for i, pile in enumerate(self.piles):
-            if not self.jump_ok[i] or self.skipped[i] == p:
-                continue
-            top = pile[-1]
-            same = next((c for c in hand if c.face == top.face), None)
-            if same is not None:
-                acts.append(Action("play", same.id, None, self._pt(i)))
-            if top.rank != "ST" and top.color in COLORS and top.rank in POWER:
-                stop = next((c for c in hand if c.rank == "ST" and c.color == top.color), None)
-                if stop is not None:
-                    acts.append(Action("play", stop.id, None, self._pt(i)))
-        return acts
-
-    def _jump_in(self, p: int, action: Action, events: list[Event]) -> None:
-        i = 0 if action.target is None else action.target
-        events.append(Event("jump_in", player=p, target=i))
-        if self.reversed[i]:
-            self.direction = -self.direction  # the Reverse jumped on is cancelled
-        d = self._decider()  # the interrupted player: their call announced a play they no longer make
-        if len(self.hands[d]) != 1:
-            self.declared[d] = False
-        self.queue = []
-        self.pending = None
-        self.drawn = None
-        self.current = p
-        self.phase = "play"
-        self._play(p, self.cards[action.card], i, events, jump=True)
+        return jumps.jump_ins(self, p)
 
     # -- UNO catches ----------------------------------------------------------------------------
     def _catch_draw(self, q: int, n: int, events: list[Event]) -> None:
@@ -307,7 +275,7 @@ class DiezGame(Game):
     def _do(self, p: int, action: Action, events: list[Event]) -> None:
         kind = action.kind
         if kind == "play" and p != self._decider():
-            self._jump_in(p, action, events)
+            jumps.jump_in(self, p, action, events)
             return
         ph = self.phase
         if ph in ("play", "drawn"):
@@ -430,30 +398,16 @@ class DiezGame(Game):
 
     # -- explanations ---------------------------------------------------------------------------
     def _explain_turn(self, p: int, action: Action) -> str:
-        hints = {
-            "play": "play a matching card on a pile, or draw (d)",
-            "drawn": "play the card you drew, or keep it (p)",
-            "stack": "answer the stack on its pile with a stacking card, challenge a Draw 4, or draw (d)",
-            "color": "name a colour: red, yellow, green or blue",
-            "sub": "use your Sub token to name the colour, or let it be (p)",
-            "choice": "choose the Choice's effect",
-            "target": "choose a player",
-            "token": "draw a token to give, or remove one",
-            "give": "give the token to a player who may take it",
-            "steal": "take a token from another player",
-            "drop": "choose a player whose tokens all go",
-            "search": "take a card from the searched pile, or none (p)",
-            "stitch": "choose the pile to stitch on",
-            "discard": "discard a card, or stop discarding (p)",
-            "proc": "choose a token effect to activate",
-            "replace": "replace the Block with a token from the bag, or not (p)",
-            "link": "play an underlined number, or not (p)",
-            "give_card": "give a card to the next player, or not (p)",
-            "magnet": "give a drawn card to a Magnet holder, or not (p)",
-            "needle": "stop drawing (the Needle) or go on drawing (d)",
-            "challenge": "challenge the card, or accept it",
-        }
-        return f"{action} is not legal now: {hints.get(self.phase, 'wait')}"
+        if self.phase in RESTING or not self.queue:
+            hint = {"play": "play a matching card on a pile, or draw (d)",
+                    "drawn": "play the card you drew, or keep it (p)",
+                    "stack": "answer the stack on its pile with a stacking card, challenge a Draw 4, or draw (d)",
+                    }.get(self.phase, "wait")
+        elif self.phase == "sub":
+            hint = "use your Sub token to name the colour, or let it be (p)"
+        else:
+            hint = STEPS[self.queue[0]["op"]].hint
+        return f"{action} is not legal now: {hint}"
 
     def _explain(self, p: int, action: Action) -> str:
         if action.kind == "play" and self.phase != "over" and p != self._decider():
