@@ -450,9 +450,9 @@ class DiezGame(Game):
 
     def _observe_public(self, obs: dict[str, Any]) -> None:
         if not self.over:
-            # "current" keeps naming the player a step waits on, as the screens read it; "turn"
+            # "current" keeps naming the player a step waits on, as the screens read it; "whose_turn"
             # is whose turn it is (Game.current) and "decision" says who decides what.
-            obs["turn"] = self.current
+            obs["whose_turn"] = self.current
             obs["current"] = self._decider()
         obs["discard"] = [self.discard[-1].to_dict()] if self.discard else []
         obs["piles"] = [{"top": pile[-1].to_dict() if pile else None, "count": len(pile), "color": self.colors[i],
