@@ -20,8 +20,6 @@ players jump in out of turn.
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from .actions import UNO, Action, play_action
@@ -29,28 +27,15 @@ from .cards import COLORS, Card, parse_card
 from .decisions import Decision
 from .errors import IllegalAction, InvalidCard
 from .events import Event
+from .observation import Observation, PrivateObservation, PublicObservation, private_view, public_view
+from .options import Option
+from .piles import Piles
+from .setup import lay_out
 from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
+from .state import load, problems, save
 
 
-@dataclass(frozen=True)
-class Option:
-    """One rule option: its type, default and the values it accepts."""
-
-    default: Any
-    doc: str
-    check: Callable[[Any], bool] | None = None
-    """Extra validation beyond the type; returns True when the value is good."""
-
-    def validate(self, name: str, value: Any) -> Any:
-        typ = type(self.default)
-        if typ is int and isinstance(value, bool) or not isinstance(value, typ):
-            raise ValueError(f"option {name!r} must be {typ.__name__}, not {value!r}")
-        if self.check is not None and not self.check(value):
-            raise ValueError(f"option {name!r}: bad value {value!r} ({self.doc})")
-        return value
-
-
-class Game:
+class Game(Piles):
     """One table: a match of rounds of one variant.
 
     Create games with :func:`core.new_game`. Every attribute below is public
@@ -236,63 +221,10 @@ class Game:
             raise InvalidCard(f"{text!r} is not a card of the {self.variant} deck")
         return face
 
-    def _card_pool(self) -> dict[tuple[str | None, str], list[Card]]:
-        """This deck's cards by face, for a setup to take from (what is left stays in it)."""
-        pool: dict[tuple[str | None, str], list[Card]] = {}
-        for card in self.cards:
-            pool.setdefault(card.face, []).append(card)
-        return pool
-
-    def _take_setup_card(self, pool: dict[tuple[str | None, str], list[Card]], text: str) -> Card:
-        """Take a card named by notation out of ``pool``; each copy can be taken once."""
-        face = self.parse(text)
-        if not pool.get(face):
-            raise ValueError(f"setup names more copies of {text} than the deck holds")
-        return pool[face].pop(0)
-
     def _setup(self, setup: dict[str, Any]) -> None:
-        """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
-        known = {"hands", "discard", "draw", "current", "direction", "color", "scores", "dealer"}
-        unknown = set(setup) - known
-        if unknown:
-            raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
-        n = self.num_players
-        pool = self._card_pool()
-
-        def take(text: str) -> Card:
-            return self._take_setup_card(pool, text)
-
-        hands = setup.get("hands", [[] for _ in range(n)])
-        if len(hands) != n:
-            raise ValueError(f"setup 'hands' needs {n} lists, one per player")
-        self.hands = [[take(t) for t in hand] for hand in hands]
-        self.discard = [take(t) for t in setup.get("discard", [])]
-        named_draw = [take(t) for t in setup.get("draw", [])]
-        rest = self._shuffled([c for cards in pool.values() for c in cards])
-        if not self.discard:
-            # Turn a starting card the way a real deal would accept one.
-            starters = [i for i, c in enumerate(rest) if self.accepts_start_card(c)]
-            if not starters:
-                raise ValueError("setup leaves no card to start the discard pile")
-            self.discard.append(rest.pop(starters[-1]))
-        # draw_pile pops from the end: named draws last so the first is drawn first.
-        self.draw_pile = rest + named_draw[::-1]
-        self.dealer = setup.get("dealer", n - 1)
-        self.current = setup.get("current", self._next(self.dealer))
-        if not (isinstance(self.current, int) and 0 <= self.current < n):
-            raise ValueError(f"setup 'current' must be a player from 0 to {n - 1}")
-        self.direction = setup.get("direction", 1)
-        if self.direction not in (1, -1):
-            raise ValueError("setup 'direction' must be 1 or -1")
-        top = self.discard[-1]
-        self.color = setup.get("color", top.color)
-        if top.is_wild and self.color not in COLORS:
-            raise ValueError("setup needs a 'color' (red, yellow, green or blue) when the top card is a wild")
-        if not top.is_wild and self.color != top.color:
-            raise ValueError(f"setup 'color' {self.color!r} does not match the top card {top}")
-        if "scores" in setup:
-            self.scores = [int(s) for s in setup["scores"]]
-        self._deal_events: list[Event] = []
+        """Lay out a scripted mid-round position (see :func:`core.new_game`); variants with
+        state of their own take their keys out of ``setup`` and call this."""
+        lay_out(self, setup)
 
     def _deal(self) -> list[Event]:
         """Shuffle, deal and turn the starting card for a fresh round."""
@@ -316,25 +248,6 @@ class Game:
         events.append(Event("start", cards=(card,), color=card.color))
         self._start_effect(card, events)
         return events
-
-    def _shuffled(self, cards: list[Card]) -> list[Card]:
-        cards.sort(key=lambda c: c.id)  # the source sees a canonical order
-        return self._chance(cards)
-
-    def _chance(self, items: list[Any]) -> list[Any]:
-        """The one place chance enters: the next epoch's order of ``items`` (in canonical order).
-
-        An order settled for this epoch and these items (:meth:`settle`) is used as given;
-        otherwise the deck source is asked.
-        """
-        epoch = self.epoch
-        got = self._settled.pop(epoch, None) if self._settled else None
-        if got is not None and got[0] == tuple(items):
-            out = list(got[1])
-        else:
-            out = self.source.shuffle(items, epoch)
-        self.epoch = epoch + 1
-        return out
 
     # -- public read-only view -----------------------------------------------
     @property
@@ -561,89 +474,6 @@ class Game:
     def _explain_turn(self, p: int, action: Action) -> str:
         return f"{action} is not a legal move now"
 
-    # -- shared mechanics for variants ------------------------------------------
-    def _hand_card(self, p: int, card_id: int | None) -> Card | None:
-        for c in self.hands[p]:
-            if c.id == card_id:
-                return c
-        return None
-
-    def _can_draw(self) -> bool:
-        return bool(self.draw_pile) or len(self.discard) > 1 or bool(self.set_aside)
-
-    def _draw_one(self, events: list[Event]) -> Card | None:
-        if not self.draw_pile:
-            if len(self.discard) <= 1 and not self.set_aside:
-                return None
-            top = self.discard.pop()
-            self.draw_pile = self._shuffled(self.discard + self.set_aside)
-            self.discard = [top]
-            self.set_aside = []
-            events.append(Event("reshuffle", count=len(self.draw_pile)))
-        return self.draw_pile.pop()
-
-    def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
-        """``p`` draws ``n`` cards (fewer if the piles run dry)."""
-        got: list[Card] = []
-        for _ in range(n):
-            c = self._draw_one(events)
-            if c is None:
-                break
-            got.append(c)
-        self._give(p, got, reason, events)
-        return got
-
-    def _give(self, p: int, cards: list[Card], reason: str, events: list[Event]) -> None:
-        if cards:
-            self.hands[p].extend(cards)
-            self.declared[p] = False
-            if self.exposed == p:
-                self.exposed = None
-        events.append(Event("draw", player=p, cards=tuple(cards), count=len(cards), reason=reason,
-                            visible_to=(p,)))
-        self._after_draw(p, events)
-
-    def _after_draw(self, p: int, events: list[Event]) -> None:
-        """Called after every draw (a variant's knock-out rule hooks in here)."""
-
-    def _discard_from_hand(self, p: int, card: Card) -> None:
-        """Move ``card`` from ``p``'s hand to the pile and track UNO calls."""
-        hand = self.hands[p]
-        hand.remove(card)
-        self.discard.append(card)
-        if len(hand) == 1 and not self.declared[p]:
-            self.exposed = p
-
-    def _end_round(self, winner: int, events: list[Event]) -> None:
-        self.phase = "over"
-        self.winner = winner
-        self.exposed = None
-        self.pending = None
-        points = sum(self.card_points(c) for q, h in enumerate(self.hands) if q != winner for c in h)
-        points += self._round_bonus(winner)
-        self.last_points = points
-        self.scores[winner] += points
-        events.append(Event("round_over", player=winner, points=points))
-        if self.match_winner is not None:
-            events.append(Event("match_over", player=self.match_winner, points=self.scores[self.match_winner]))
-
-    def _round_bonus(self, winner: int) -> int:
-        """Points the winner scores beyond the cards in other hands."""
-        return 0
-
-    def _knock_out(self, p: int, events: list[Event]) -> None:
-        """Take ``p`` out of the round; their hand is set aside until the next reshuffle."""
-        self.out[p] = True
-        self.set_aside.extend(self.hands[p])
-        events.append(Event("knockout", player=p, count=len(self.hands[p])))
-        self.hands[p] = []
-        self.declared[p] = False
-        if self.exposed == p:
-            self.exposed = None
-        left = self.active
-        if len(left) == 1:
-            self._end_round(left[0], events)
-
     def next_round(self) -> list[Event]:
         """Deal the match's next round; the deal passes to the next seat."""
         if not self.over:
@@ -658,7 +488,7 @@ class Game:
         return self.deal_events
 
     # -- observation --------------------------------------------------------------
-    def observation(self, p: int | None) -> dict[str, Any]:
+    def observation(self, p: int | None) -> Observation:
         """Everything player ``p`` may see and nothing else; ``None`` is a spectator.
 
         Other hands appear only as counts (and in full once the round is over,
@@ -666,75 +496,24 @@ class Game:
         :meth:`public_observation` with :meth:`private_observation` on top.
         """
         obs = self.public_observation()
-        obs.update(self.private_observation(p))
-        return obs
+        obs.update(self.private_observation(p))  # type: ignore[typeddict-item]
+        return obs  # type: ignore[return-value]
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> PublicObservation:
         """The part of every :meth:`observation` that is the same for every seat and spectator.
 
         A host building all the players' views of one state builds this once
         (the seats' views share it; none of them may be changed in place).
         """
-        n = self.num_players
-        obs: dict[str, Any] = {
-            "variant": self.variant,
-            "version": self.version,
-            "round": self.round,
-            "dealer": self.dealer,
-            "current": self.current,
-            "direction": self.direction,
-            "color": self.color,
-            "top": self.top.to_dict() if self.discard else None,
-            "discard": [c.to_dict() for c in self.discard],
-            "draw_count": len(self.draw_pile),
-            "set_aside_count": len(self.set_aside),
-            "deck_size": len(self.cards),
-            "phase": self.phase,
-            "pending": self._public_pending(),
-            "decision": None if self.phase == "over" else {"player": self._decider(),
-                                                           "kind": self._decision_kind()},
-            "players": [
-                {
-                    "name": self.names[q],
-                    "cards": len(self.hands[q]),
-                    "uno": self.declared[q] and len(self.hands[q]) == 1,
-                    "exposed": self.exposed == q,
-                    "out": self.out[q],
-                    "score": self.scores[q],
-                }
-                for q in range(n)
-            ],
-            "to_act": self.to_act(),
-            "options": dict(self.options),
-            "target_score": self.target_score,
-            "over": self.over,
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "match_over": self.match_over,
-            "match_winner": self.match_winner,
-        }
-        if self.over:
-            obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
-            obs["hand_points"] = [sum(self.card_points(c) for c in h) for h in self.hands]
-            obs["points"] = self.last_points
-            obs["bonus"] = self._round_bonus(self.winner) if self.winner is not None else 0
-        self._observe_public(obs)
-        return obs
+        return public_view(self)
 
-    def private_observation(self, p: int | None) -> dict[str, Any]:
+    def private_observation(self, p: int | None) -> PrivateObservation:
         """The part of :meth:`observation` that is ``p``'s alone: ``me``, and a player's hand and choices.
 
         Its keys never appear in :meth:`public_observation`; this is the one
         place a hidden card enters a view.
         """
-        me = p if p is not None and 0 <= p < self.num_players else None
-        obs: dict[str, Any] = {"me": me}
-        if me is not None:
-            obs["hand"] = [c.to_dict() for c in self.hands[me]]
-            obs["legal"] = [a.to_dict() for a in self.legal_actions(me)]
-            obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
-        self._observe_private(obs, me)
-        return obs
+        return private_view(self, p)
 
     def _observe_public(self, obs: dict[str, Any]) -> None:
         """Add a variant's own public keys to :meth:`public_observation`."""
@@ -749,34 +528,14 @@ class Game:
     # -- serialisation -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The whole state as msgpack-able data (see :meth:`from_dict`)."""
-        return {
-            "variant": self.variant,
-            "names": list(self.names),
-            "options": dict(self.options),
-            "seed": self.seed,
-            "scores": list(self.scores),
-            "round": self.round,
-            "dealer": self.dealer,
-            "version": self.version,
-            "epoch": self.epoch,
-            "hands": [[c.id for c in h] for h in self.hands],
-            "draw_pile": [c.id for c in self.draw_pile],
-            "discard": [c.id for c in self.discard],
-            "current": self.current,
-            "direction": self.direction,
-            "color": self.color,
-            "phase": self.phase,
-            "pending": None if self.pending is None else dict(self.pending),
-            "drawn": self.drawn,
-            "declared": list(self.declared),
-            "exposed": self.exposed,
-            "out": list(self.out),
-            "set_aside": [c.id for c in self.set_aside],
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "deal_events": [e.to_dict() for e in self._deal_events],
-            "extra": self._save_extra(),
-        }
+        return save(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], *, source: DeckSource | None = None) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`; ``Game.from_dict`` picks the variant class."""
+        from .registry import variant_class
+
+        return load(variant_class(d["variant"]) if cls is Game else cls, d, source)
 
     def _save_extra(self) -> dict[str, Any]:
         """A variant's own state for :meth:`to_dict` (msgpack-able)."""
@@ -784,45 +543,6 @@ class Game:
 
     def _load_extra(self, d: dict[str, Any]) -> None:
         """Restore what :meth:`_save_extra` saved."""
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], *, source: DeckSource | None = None) -> "Game":
-        """Rebuild a game saved by :meth:`to_dict`; ``Game.from_dict`` picks the variant class."""
-        from .registry import variant_class
-
-        klass = variant_class(d["variant"]) if cls is Game else cls
-        g = klass.__new__(klass)
-        g.names = list(d["names"])
-        g.options = klass.check_options(dict(d["options"]))
-        g.seed = bytes(d["seed"])
-        g.source = source if source is not None else SeededSource(g.seed)
-        g._init_deck()
-        by_id = g.cards.__getitem__
-        g.scores = list(d["scores"])
-        g.round = d["round"]
-        g.dealer = d["dealer"]
-        g.version = d["version"]
-        g._legal_cache = (-1, {})
-        g.epoch = d["epoch"]
-        g._settled = {}
-        g.hands = [[by_id(i) for i in h] for h in d["hands"]]
-        g.draw_pile = [by_id(i) for i in d["draw_pile"]]
-        g.discard = [by_id(i) for i in d["discard"]]
-        g.current = d["current"]
-        g.direction = d["direction"]
-        g.color = d["color"]
-        g.phase = d["phase"]
-        g.pending = None if d["pending"] is None else dict(d["pending"])
-        g.drawn = d["drawn"]
-        g.declared = list(d["declared"])
-        g.exposed = d["exposed"]
-        g.out = list(d["out"])
-        g.set_aside = [by_id(i) for i in d["set_aside"]]
-        g.winner = d["winner"]
-        g.last_points = d["last_points"]
-        g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]
-        g._load_extra(d.get("extra", {}))
-        return g
 
     # -- invariants ---------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
@@ -835,29 +555,7 @@ class Game:
         The self-play tests ask it after every move; a loaded save can be checked with it.
         Variants add their own invariants (:meth:`_inconsistencies`).
         """
-        out: list[str] = []
-        places = Counter(c.id for c in self.all_cards())
-        if len(places) != len(self.cards) or max(places.values(), default=1) > 1:
-            twice = sorted(i for i, k in places.items() if k > 1)
-            missing = sorted(set(range(len(self.cards))) - set(places))
-            out.append(f"every card must lie in exactly one place (twice: {twice}, nowhere: {missing})")
-        n = self.num_players
-        if not 0 <= self.current < n:
-            out.append(f"current {self.current} is not a seat")
-        if self.direction not in (1, -1):
-            out.append(f"direction {self.direction} is not 1 or -1")
-        x = self.exposed
-        if x is not None and (self.out[x] or len(self.hands[x]) != 1):
-            out.append(f"player {x} is open to a catch without holding exactly one card")
-        for q in range(n):
-            if self.out[q] and self.hands[q]:
-                out.append(f"player {q} is out of the round but holds cards")
-        if not self.over and self.out[self.current]:
-            out.append(f"it is the turn of player {self.current}, who is out")
-        if self.phase == "drawn" and self._hand_card(self.current, self.drawn) is None:
-            out.append("the card just drawn is not in the hand of the player whose turn it is")
-        out += self._inconsistencies()
-        return out
+        return problems(self)
 
     def _inconsistencies(self) -> list[str]:
         """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
@@ -872,21 +570,11 @@ class Game:
         again: a move can need several (a reshuffle, then a token drawn from the bag). An illegal
         action raises :class:`IllegalAction`, as :meth:`apply` would. The game is not changed.
         """
-        probe = self._probe()
-        try:
-            probe.apply(p, action)
-        except ChanceStop as stop:
-            return stop.chance
-        return None
+        return self._first_chance(lambda probe: probe.apply(p, action))
 
     def chance_for_next_round(self) -> Chance | None:
         """As :meth:`chance_for`, for :meth:`next_round`'s deal."""
-        probe = self._probe()
-        try:
-            probe.next_round()
-        except ChanceStop as stop:
-            return stop.chance
-        return None
+        return self._first_chance(lambda probe: probe.next_round())
 
     def settle(self, chance: Chance, order: Sequence[Any]) -> None:
         """Give the outcome of a chance node: ``order`` is ``chance.items`` in their new order.
@@ -900,10 +588,15 @@ class Game:
             raise ValueError(f"epoch {chance.epoch} has passed (the game is at epoch {self.epoch})")
         self._settled[chance.epoch] = (tuple(chance.items), check_order(chance, order))
 
-    def _probe(self) -> "Game":
+    def _first_chance(self, move: Callable[["Game"], object]) -> Chance | None:
+        """Make ``move`` on a copy whose source answers nothing: the first order it lacks."""
         probe = type(self).from_dict(self.to_dict(), source=StopAtChance())
         probe._settled = dict(self._settled)
-        return probe
+        try:
+            move(probe)
+        except ChanceStop as stop:
+            return stop.chance
+        return None
 
     def restore(self, snapshot: dict[str, Any], *, source: DeckSource | None = None) -> None:
         """Put this game back to ``snapshot`` (a :meth:`to_dict`), in place: whoever holds the

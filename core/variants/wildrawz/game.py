@@ -14,6 +14,7 @@ from ...errors import IllegalAction
 from ...events import Event, register_words
 from ...game import Game
 from ...registry import register
+from ...setup import card_pool, take_card
 
 ROW_SIZE = {3: 7, 4: 9}
 """Number cards turned face up for the trump draft."""
@@ -113,10 +114,10 @@ class WildRawzGame(Game):
         if unknown:
             raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
         n = self.num_players
-        pool = self._card_pool()
+        pool = card_pool(self)
 
         def take(text: str) -> Card:
-            return self._take_setup_card(pool, text)
+            return take_card(self, pool, text)
 
         if "round" in setup:
             self.round = int(setup["round"])
