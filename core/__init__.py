@@ -19,7 +19,13 @@ from .actions import Action
 from .cards import COLORS, Card, notation, parse_card
 from .errors import IllegalAction, InvalidCard
 from .events import Event, describe
-from .game import Game, Option
+from .decisions import Decision
+from .game import Game
+from .observation import (
+    ActionDict, CardDict, DiezObservation, ExtendedObservation, Observation, PlayerView, PrivateObservation,
+    PublicObservation, WildRawzObservation,
+)
+from .options import Option
 from .registry import register, variant_class, variant_names
 from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, permutation
 
@@ -90,7 +96,9 @@ def chance_for_new_game(
 
 
 __all__ = [
-    "VARIANTS", "COLORS", "Action", "Card", "Chance", "DeckSource", "Event", "Game", "IllegalAction",
-    "InvalidCard", "Option", "SeededSource", "chance_for_new_game", "deck", "describe", "new_game",
-    "notation", "parse_card", "permutation", "register", "variant_class",
+    "VARIANTS", "COLORS", "Action", "ActionDict", "Card", "CardDict", "Chance", "DeckSource", "Decision",
+    "DiezObservation", "Event", "ExtendedObservation", "Game", "IllegalAction", "InvalidCard", "Observation",
+    "Option", "PlayerView", "PrivateObservation", "PublicObservation", "SeededSource", "WildRawzObservation",
+    "chance_for_new_game", "deck", "describe", "new_game", "notation", "parse_card", "permutation", "register",
+    "variant_class",
 ]

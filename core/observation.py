@@ -10,8 +10,7 @@ every variant; a variant adds its own (:class:`DiezObservation`, :class:`Extende
 :class:`WildRawzObservation`); a reader of one variant's views may use that type.
 """
 
-from __future__ import annotations
-
+# No "from __future__ import annotations": TypedDict reads NotRequired[...] from real annotations.
 from typing import TYPE_CHECKING, Any, NotRequired, Required, TypedDict
 
 if TYPE_CHECKING:
@@ -183,7 +182,7 @@ class WildRawzObservation(Observation):
     breakdown: NotRequired[list[dict[str, int]]]
 
 
-def public_view(g: Game) -> PublicObservation:
+def public_view(g: "Game") -> PublicObservation:
     """:meth:`core.Game.public_observation`."""
     n = g.num_players
     obs: PublicObservation = {
@@ -231,7 +230,7 @@ def public_view(g: Game) -> PublicObservation:
     return obs
 
 
-def private_view(g: Game, p: int | None) -> PrivateObservation:
+def private_view(g: "Game", p: int | None) -> PrivateObservation:
     """:meth:`core.Game.private_observation`."""
     me = p if p is not None and 0 <= p < g.num_players else None
     obs: PrivateObservation = {"me": me}

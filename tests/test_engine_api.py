@@ -147,3 +147,41 @@ def test_restore_refuses_another_variants_snapshot():
     g = core.new_game("classic", 2, seed=1)
     with pytest.raises(ValueError):
         g.restore(core.new_game("nomercy", 2, seed=1).to_dict())
+
+
+# -- the decision the game waits on ------------------------------------------------------------
+
+
+def test_the_turn_and_the_decision_are_different_things_in_diez():
+    """A Dagger's victim answers its challenge while the turn stays its player's."""
+    g = core.new_game("diez", 3, seed=0, options={"uno_calls": False},
+                      setup={"hands": [["RDG", "G1"], ["Y1"], ["B1"]], "discard": ["R5"]})
+    g.apply(0, Action("play", support.cid(g, 0, "RDG")))
+    d = g.decision
+    assert g.current == 0 and d.player == 1 and d.kind == "challenge"
+    assert set(d.legal) == {Action("challenge"), Action("draw")} and d.legal == tuple(g.legal_actions(1))
+    assert g.to_act() == [1] and g.acting_order() == [1]
+    obs = g.observation(None)
+    assert obs["decision"] == {"player": 1, "kind": "challenge"} and obs["whose_turn"] == 0
+    assert obs["current"] == 1  # kept: the screens read the player asked from here
+    support.assert_illegal(g, 0, Action("draw"), "turn")
+    g.apply(1, Action("draw"))
+    assert g.current == 1 and g.decision.player == 1 and g.decision.kind == "play"
+
+
+def test_an_extended_interaction_is_a_decision_of_the_player_it_reaches():
+    g = core.new_game("extended", 3, seed=1, setup={"hands": [["RCLIP", "R1", "R2"], ["G1", "G2"], ["B1"]],
+                                                     "discard": ["R5"]})
+    g.apply(0, Action("play", support.cid(g, 0, "RCLIP")))
+    assert g.current == 0 and g.decision.player == 1 and g.decision.kind == "react"
+    assert g.actor == 1 and g.observation(None)["actor"] == 1 and g.to_act() == [1]
+    assert g.observation(None)["interaction"]["type"] == "react"
+
+
+def test_classic_decision_is_the_turn():
+    g = core.new_game("classic", 3, seed=2)
+    assert g.decision.player == g.current and g.decision.kind == "play"
+    assert g.decision.legal == tuple(g.legal_actions(g.current))
+    while not g.over:
+        g.apply(g.acting_order()[-1], g.legal_actions(g.acting_order()[-1])[0])
+    assert g.decision is None and g.observation(None)["decision"] is None

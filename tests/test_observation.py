@@ -207,3 +207,24 @@ def test_the_chosen_ones_kept_card_is_its_owners_alone():
     assert [c.id for c in keep.view(0).cards] == [kept]
     for q in (None, 1, 2):
         assert keep.view(q).cards == () and keep.view(q).count == 2
+
+
+VIEW_TYPES = {"classic": core.Observation, "nomercy": core.Observation, "diez": core.DiezObservation,
+              "extended": core.ExtendedObservation, "wildrawz": core.WildRawzObservation}
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_the_view_has_the_keys_its_type_names(variant):
+    """The TypedDicts in core.observation say exactly which keys a view holds."""
+    typ = VIEW_TYPES[variant]
+    player = core.PlayerView
+    for n in seat_counts(variant)[:2]:
+        g = core.new_game(variant, n, seed=f"keys-{variant}-{n}")
+        for _ in random_moves(g, random.Random(n), 120):
+            for p in [None, *range(n)]:
+                obs = g.observation(p)
+                assert typ.__required_keys__ <= set(obs), typ.__required_keys__ - set(obs)
+                assert set(obs) <= typ.__required_keys__ | typ.__optional_keys__, \
+                    set(obs) - typ.__required_keys__ - typ.__optional_keys__
+                for seat in obs["players"]:
+                    assert player.__required_keys__ <= set(seat) <= player.__required_keys__ | player.__optional_keys__
