@@ -1,21 +1,16 @@
-"""The :class:`Game` base class: state, turn order, drawing, UNO calls, scoring.
+"""The :class:`Game` base class: seats, the turn and the decision waited on, acting, rounds.
 
-A variant is a subclass registered by name (see :mod:`core.registry`). The
-base class owns what every UNO-like game shares: seats and names, the deck and
-its piles, drawing and reshuffling through the deck source, calling and
-catching UNO, rounds and match scores, serialisation and observations. A
-variant overrides a few documented hooks:
+A variant is a subclass registered by name (see :mod:`core.registry`). The base class owns what
+every UNO-like game shares: seats and names, the deck, the decision the game waits on and who
+may act, applying actions (an illegal one changes nothing), UNO calls and catches, rounds and
+match scores. It has the piles' mechanics (:mod:`core.piles`); its views, saved state and
+scripted positions are built in :mod:`core.observation`, :mod:`core.state` and
+:mod:`core.setup`. A variant overrides the hooks listed in ``docs/engine.md`` (the table there
+names every one, and a test checks it).
 
-* :meth:`build_deck` - the faces of the deck;
-* :attr:`OPTIONS` - the rule options and their defaults;
-* :meth:`is_playable`, :meth:`card_points`, :meth:`accepts_start_card`;
-* :meth:`_turn_actions` - legal actions of the player whose turn it is;
-* :meth:`_do` - carry out a legal action;
-* :meth:`_start_effect` - the starting card's effect.
-
-Whose turn it is (:attr:`current`) and who may act now (:meth:`to_act`) are
-different things: any player may catch a missed UNO, and later variants let
-players jump in out of turn.
+Whose turn it is (:attr:`current`), the decision the game waits on (:attr:`decision`) and who
+may act now (:meth:`to_act`) are different things: any player may catch a missed UNO, a card
+may ask another player to decide, and some variants let players jump in out of turn.
 """
 
 from __future__ import annotations

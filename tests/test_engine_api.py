@@ -185,3 +185,24 @@ def test_classic_decision_is_the_turn():
     while not g.over:
         g.apply(g.acting_order()[-1], g.legal_actions(g.acting_order()[-1])[0])
     assert g.decision is None and g.observation(None)["decision"] is None
+
+
+# -- the documented hooks ------------------------------------------------------------------------
+
+
+def test_every_member_a_variant_overrides_is_a_documented_hook():
+    """docs/engine.md names every member of Game that a variant overrides (and so may override)."""
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parent.parent.joinpath("docs", "engine.md").read_text()
+    table = text[text.index("| hook |"):text.index("Shared machinery")]
+    base = set(dir(core.Game))
+    overridden = set()
+    for variant in core.VARIANTS:
+        for cls in core.variant_class(variant).__mro__:
+            if cls is core.Game:
+                break
+            overridden |= {k for k in vars(cls) if k in base and not k.startswith("__") and k != "variant"}
+    assert overridden, "no variant overrides anything?"
+    missing = sorted(k for k in overridden if f"`{k}`" not in table and f"`{k}(" not in table)
+    assert not missing, f"hooks variants override but docs/engine.md does not name: {missing}"
