@@ -36,10 +36,6 @@ class Decision(NamedTuple):
     legal: tuple[Action, ...]
     """What ``player`` may answer (``legal_actions(player)``, calls and catches included)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """The public part (``legal`` is the player's own, in their observation)."""
-        return {"player": self.player, "kind": self.kind}
-
 
 class Step(Generic[G]):
     """One kind of step of a variant's turn; most wait for a decision.
