@@ -4,7 +4,7 @@ page under ``docs/rules/`` lists the ones it takes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .cards import COLORS, Card
 from .events import Event
@@ -31,22 +31,30 @@ def take_card(g: Game, pool: Pool, text: str) -> Card:
     return pool[face].pop(0)
 
 
-def lay_out(g: Game, setup: dict[str, Any]) -> None:
-    """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
-    known = {"hands", "discard", "draw", "current", "direction", "color", "scores", "dealer"}
+def begin(g: Game, setup: dict[str, Any], known: set[str]) -> tuple[Pool, Callable[[str], Card]]:
+    """Check ``setup``'s keys against ``known``, deal its ``hands`` out of a fresh card pool, and
+    return the pool (what is left) and a function that takes a named card out of it."""
     unknown = set(setup) - known
     if unknown:
         raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
-    n = g.num_players
     pool = card_pool(g)
 
     def take(text: str) -> Card:
         return take_card(g, pool, text)
 
+    n = g.num_players
     hands = setup.get("hands", [[] for _ in range(n)])
     if len(hands) != n:
         raise ValueError(f"setup 'hands' needs {n} lists, one per player")
     g.hands = [[take(t) for t in hand] for hand in hands]
+    return pool, take
+
+
+def lay_out(g: Game, setup: dict[str, Any]) -> None:
+    """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
+    pool, take = begin(g, setup, {"hands", "discard", "draw", "current", "direction", "color", "scores",
+                                  "dealer"})
+    n = g.num_players
     g.discard = [take(t) for t in setup.get("discard", [])]
     named_draw = [take(t) for t in setup.get("draw", [])]
     rest = g._shuffled([c for cards in pool.values() for c in cards])

@@ -414,25 +414,6 @@ def check_acting(g) -> None:
         assert sorted(g.acting_order()) == to_act and g.acting_order()[-1] == d.player
 
 
-def round_trip(g, rng, steps: int = 10) -> int:
-    """Save through msgpack, restore, and continue both copies identically; the moves made."""
-    d = g.to_dict()
-    h = core.Game.from_dict(msgpack.unpackb(msgpack.packb(d)))
-    assert h.to_dict() == d and type(h) is type(g)
-    moves = 0
-    for _ in range(steps):
-        if g.over:
-            break
-        p = rng.choice(g.to_act())
-        a = rng.choice(g.legal_actions(p))
-        assert g.apply(p, a) == h.apply(p, a)
-        assert h.to_dict() == g.to_dict()
-        moves += 1
-    for q in support.viewers(g):
-        assert h.observation(q) == g.observation(q)
-    return moves
-
-
 def every_variant_selfplay(variant: str, n: int, budget: int, seed: int) -> dict:
     rng = random.Random(seed)
     g = core.new_game(variant, n, seed=rng.getrandbits(64))
@@ -472,7 +453,7 @@ def every_variant_selfplay(variant: str, n: int, budget: int, seed: int) -> dict
                 h.apply(p, a)
                 assert h.version == g.version + 1 and not h.inconsistencies()
         if stats["moves"] % 120 == 60:
-            made = round_trip(g, rng)
+            made = len(support.round_trip_continue(g, rng, steps=10))
             stats["moves"] += made
             in_round += made
             continue

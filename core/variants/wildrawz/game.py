@@ -14,7 +14,7 @@ from ...errors import IllegalAction
 from ...events import Event, register_words
 from ...game import Game
 from ...registry import register
-from ...setup import card_pool, take_card
+from ...setup import begin
 
 ROW_SIZE = {3: 7, 4: 9}
 """Number cards turned face up for the trump draft."""
@@ -108,24 +108,12 @@ class WildRawzGame(Game):
         (``[player, notation]``), ``leader``, ``current``, ``won``, ``left``,
         ``scores``, ``round``. Every card not named is set aside face up.
         """
-        known = {"hands", "row", "trump", "trick", "leaver", "leader", "current", "won", "left",
-                 "scores", "round"}
-        unknown = set(setup) - known
-        if unknown:
-            raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
+        pool, take = begin(self, setup, {"hands", "row", "trump", "trick", "leaver", "leader", "current",
+                                         "won", "left", "scores", "round"})
         n = self.num_players
-        pool = card_pool(self)
-
-        def take(text: str) -> Card:
-            return take_card(self, pool, text)
-
         if "round" in setup:
             self.round = int(setup["round"])
             self.dealer = (n - 1 + self.round) % n
-        hands = setup.get("hands", [[] for _ in range(n)])
-        if len(hands) != n:
-            raise ValueError(f"setup 'hands' needs {n} lists, one per player")
-        self.hands = [[take(t) for t in h] for h in hands]
         self.row = [take(t) for t in setup.get("row", [])]
         if "trump" in setup:
             self.trump = take(setup["trump"])
