@@ -44,6 +44,9 @@ class Game(Piles):
     max_players: ClassVar[int] = 10
     hand_size: ClassVar[int] = 7
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    asks_others: ClassVar[bool] = False
+    """True for a variant whose steps ask players other than the turn's (its :meth:`_decider`
+    differs from :attr:`current`); the others take the quicker way to their legal actions."""
 
     # -- state (documented attributes) ----------------------------------------
     names: list[str]
@@ -108,7 +111,6 @@ class Game(Piles):
         self.dealer = count - 1
         self.version = 0
         self.epoch = 0
-        self._settled: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
         for chance, order in settled:
             self.settle(chance, order)
         self._legal_cache: tuple[int, dict[int, tuple[Action, ...]]] = (-1, {})
@@ -344,7 +346,7 @@ class Game(Piles):
             return []
         if self.exposed is not None:
             return [p for p in range(self.num_players) if not self.out[p]]
-        d = self._decider()
+        d = self._decider() if self.asks_others else self.current
         if not self._has_out_of_turn():
             return [d]
         return [p for p in range(self.num_players) if p == d or self._out_of_turn_actions(p)]
@@ -386,7 +388,10 @@ class Game(Piles):
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
-            if p == self._decider():
+            if not self.asks_others:  # the hot path of most variants: the turn's player decides
+                acts = self._turn_actions(p) if p == self.current else \
+                    self._out_of_turn_actions(p) if self._has_out_of_turn() else []
+            elif p == self._decider():
                 acts = self._decision_actions(p)
             else:
                 acts = self._out_of_turn_actions(p) if self._has_out_of_turn() else []
@@ -581,7 +586,9 @@ class Game(Piles):
         """
         if chance.epoch < self.epoch:
             raise ValueError(f"epoch {chance.epoch} has passed (the game is at epoch {self.epoch})")
-        self._settled[chance.epoch] = (tuple(chance.items), check_order(chance, order))
+        # A new map, not the class's empty one: a game that is never given an order has one
+        # attribute fewer, which keeps CPython's quick attribute access (at most 30 keys).
+        self._settled = {**self._settled, chance.epoch: (tuple(chance.items), check_order(chance, order))}
 
     def _first_chance(self, move: Callable[["Game"], object]) -> Chance | None:
         """Make ``move`` on a copy whose source answers nothing: the first order it lacks."""

@@ -26,7 +26,8 @@ class Piles:
     out: list[bool]
     source: DeckSource
     epoch: int
-    _settled: dict[int, tuple[tuple[Any, ...], list[Any]]]
+    _settled: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+    """Orders a caller settled ahead (:meth:`core.Game.settle`), by epoch; never changed in place."""
 
     def _shuffled(self, cards: list[Card]) -> list[Card]:
         cards.sort(key=lambda c: c.id)  # the source sees a canonical order
@@ -39,7 +40,10 @@ class Piles:
         otherwise the deck source is asked.
         """
         epoch = self.epoch
-        got = self._settled.pop(epoch, None) if self._settled else None
+        got = None
+        if self._settled:
+            got = self._settled.get(epoch)
+            self._settled = {k: v for k, v in self._settled.items() if k > epoch}
         if got is not None and got[0] == tuple(items):
             out = list(got[1])
         else:

@@ -60,7 +60,6 @@ def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None) -> Gam
     g.version = d["version"]
     g._legal_cache = (-1, {})
     g.epoch = d["epoch"]
-    g._settled = {}
     g.hands = [[by_id(i) for i in h] for h in d["hands"]]
     g.draw_pile = [by_id(i) for i in d["draw_pile"]]
     g.discard = [by_id(i) for i in d["discard"]]

@@ -45,6 +45,7 @@ class DiezGame(Game):
     variant = "diez"
     min_players = 2
     max_players = 10
+    asks_others = True
     hand_size = 7
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "

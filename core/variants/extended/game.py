@@ -39,6 +39,7 @@ class ExtendedGame(Game):
     variant = "extended"
     min_players = 2
     max_players = 10
+    asks_others = True
     OPTIONS = {
         "hand_size": Option(0, "cards dealt: 5, 7 or 9; 0 picks by players (2-3: 9, 4-6: 7, 7-10: 5)",
                             lambda v: v in (0, 5, 7, 9)),
