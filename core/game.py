@@ -381,10 +381,13 @@ class Game(Piles):
     def _legal(self, p: int) -> tuple[Action, ...]:
         # Cached per state version: a random or bot move asks, then apply checks.
         cache = self._legal_cache
-        if cache[0] == self.version and p in cache[1]:
-            return cache[1][p]
-        if cache[0] != self.version:
-            cache = self._legal_cache = (self.version, {})
+        version = self.version
+        if cache[0] == version:
+            got = cache[1].get(p)
+            if got is not None:
+                return got
+        else:
+            cache = self._legal_cache = (version, {})
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
