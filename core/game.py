@@ -342,11 +342,23 @@ class Game(Piles):
     def to_act(self) -> list[int]:
         """Every player who has a legal action now, in seat order: the decision's player and
         whoever may act out of turn (calls and catches, jump-ins)."""
+        if self.asks_others:
+            return self._to_act(self._decider())
+        # The same as _to_act(self.current), spelt out: this is the engine's hottest question.
         if self.phase == "over":
             return []
         if self.exposed is not None:
             return [p for p in range(self.num_players) if not self.out[p]]
-        d = self._decider() if self.asks_others else self.current
+        if not self._has_out_of_turn():
+            return [self.current]
+        return [p for p in range(self.num_players) if p == self.current or self._out_of_turn_actions(p)]
+
+    def _to_act(self, d: int) -> list[int]:
+        """:meth:`to_act` when the game waits on ``d``."""
+        if self.phase == "over":
+            return []
+        if self.exposed is not None:
+            return [p for p in range(self.num_players) if not self.out[p]]
         if not self._has_out_of_turn():
             return [d]
         return [p for p in range(self.num_players) if p == d or self._out_of_turn_actions(p)]

@@ -161,7 +161,7 @@ class ClassicGame(Game):
             acts = self._plays(p, hand)
             if acts and len(hand) == 2 and not self.declared[p]:
                 acts.append(UNO)
-            acts.append(DRAW if self._can_draw() else PASS)
+            acts.append(DRAW if self.draw_pile or self._can_draw() else PASS)  # the pile first: no call
             return acts
         if phase == "drawn":
             acts = self._plays(p, [c for c in hand if c.id == self.drawn])
