@@ -25,7 +25,7 @@ from .events import Event
 from .observation import Observation, PrivateObservation, PublicObservation, private_view, public_view
 from .options import Option
 from .piles import Piles
-from .setup import lay_out
+from .setup import lay_out, seat_names
 from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
 from .state import load, problems, save
 
@@ -76,6 +76,20 @@ class Game(Piles):
     """This round's dealer; the player after them starts."""
     version: int
     """Counts applied actions; clients quote it with their intents."""
+    hands: list[list[Card]]
+    """Every seat's cards (hidden: a view shows a seat only its own)."""
+    draw_pile: list[Card]
+    """The draw pile; the next card drawn is the last."""
+    pending: dict[str, Any] | None
+    """A pending effect (a draw stack, a challengeable card); views show its public part."""
+    exposed: int | None
+    """A player holding one card who did not call UNO and may still be caught."""
+    out: list[bool]
+    """Seats out of this round (knocked out; gone out in the extended rules)."""
+    source: DeckSource
+    """Where chance comes from when nobody settled it first (see :mod:`core.source`)."""
+    epoch: int
+    """How many orders the game has used: the number of its next chance node."""
 
     def __init__(
         self,
@@ -87,21 +101,8 @@ class Game(Piles):
         source: DeckSource | None = None,
         settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
     ) -> None:
-        if isinstance(players, bool):
-            raise ValueError("players must be a count or a list of names")
-        if isinstance(players, int):
-            count = players
-            names = None
-        elif isinstance(players, (list, tuple)) and all(isinstance(n, str) for n in players):
-            count = len(players)
-            names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(players)]
-        else:
-            raise ValueError("players must be a count or a list of names")
-        if not self.min_players <= count <= self.max_players:
-            raise ValueError(
-                f"{self.variant} is for {self.min_players} to {self.max_players} players, not {count}"
-            )
-        self.names = names if names is not None else [f"Player {i + 1}" for i in range(count)]
+        self.names = seat_names(players, self.variant, self.min_players, self.max_players)
+        count = len(self.names)
         self.options = self.check_options(options or {})
         self.seed = seed_bytes(seed)
         self.source: DeckSource = source if source is not None else SeededSource(self.seed)

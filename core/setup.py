@@ -1,6 +1,6 @@
-"""Scripted positions: ``core.new_game(..., setup={...})`` lays out a round in progress instead of
-dealing one (every scenario test is built this way). The keys are public API; each variant's
-page under ``docs/rules/`` lists the ones it takes."""
+"""Seats and scripted positions. ``core.new_game(..., setup={...})`` lays out a round in
+progress instead of dealing one (every scenario test is built this way); the keys are public
+API, and each variant's page under ``docs/rules/`` lists the ones it takes."""
 
 from __future__ import annotations
 
@@ -13,6 +13,21 @@ if TYPE_CHECKING:
     from .game import Game
 
 Pool = dict[tuple[str | None, str], list[Card]]
+
+
+def seat_names(players: Any, variant: str, lo: int, hi: int) -> list[str]:
+    """The seats' names from a count or a list of names (blank names become "Player n")."""
+    if isinstance(players, bool):
+        raise ValueError("players must be a count or a list of names")
+    if isinstance(players, int):
+        count, names = players, None
+    elif isinstance(players, (list, tuple)) and all(isinstance(n, str) for n in players):
+        count, names = len(players), [n.strip() for n in players]
+    else:
+        raise ValueError("players must be a count or a list of names")
+    if not lo <= count <= hi:
+        raise ValueError(f"{variant} is for {lo} to {hi} players, not {count}")
+    return [(names[i] if names else "") or f"Player {i + 1}" for i in range(count)]
 
 
 def card_pool(g: Game) -> Pool:
