@@ -133,6 +133,8 @@ _WORDS: dict[str, dict[str, Words]] = {}
 """variant -> event kind -> words (see :data:`Words`)."""
 _LIKE: dict[str, str] = {}
 """variant -> the variant whose words it extends (No Mercy's are classic's and more)."""
+_PLAIN: list[str] = []
+"""Variants whose words also serve a caller that names no variant (see :func:`describe`)."""
 
 _DRAW_REASONS: dict[str | None, dict[str, str]] = {None: {
     "penalty": " as a penalty",
@@ -145,17 +147,22 @@ _DRAW_REASONS: dict[str | None, dict[str, str]] = {None: {
 
 
 def register_words(variant: str, words: dict[str, Words] | None = None,
-                   draw_reasons: dict[str, str] | None = None, *, like: str | None = None) -> None:
+                   draw_reasons: dict[str, str] | None = None, *, like: str | None = None,
+                   plain: bool = False) -> None:
     """Let a variant describe its own event kinds (and draw reasons) in :func:`describe`.
 
     A variant module calls this at import, so its words live with its rules; they apply when
     :func:`describe` is told the variant. ``like`` names a variant whose words this one extends
-    (its own words come first).
+    (its own words come first). ``plain``: the words also serve a caller that names no
+    variant, as they did before variants had words of their own (their event kinds and
+    readings clash with no other plain variant's).
     """
     _WORDS.setdefault(variant, {}).update(words or {})
     _DRAW_REASONS.setdefault(variant, {}).update(draw_reasons or {})
     if like is not None:
         _LIKE[variant] = like
+    if plain and variant not in _PLAIN:
+        _PLAIN.append(variant)
 
 
 def _lookup(table: dict[str | None, dict[str, Any]] | dict[str, dict[str, Any]], variant: str | None,
@@ -171,7 +178,10 @@ def _lookup(table: dict[str | None, dict[str, Any]] | dict[str, dict[str, Any]],
 
 def _draw(e: Event, who: str, variant: str | None) -> str:
     reason = e.reason or ""
-    why = _lookup(_DRAW_REASONS, variant, reason) or _DRAW_REASONS[None].get(reason, "")
+    why = None
+    for v in [variant] if variant is not None else _PLAIN:
+        why = why or _lookup(_DRAW_REASONS, v, reason)
+    why = why or _DRAW_REASONS[None].get(reason, "")
     return f"{who} draws {_cards(e)}{why}."
 
 
@@ -179,14 +189,17 @@ def describe(e: Event | dict[str, Any], names: Sequence[str], variant: str | Non
     """The event in words for a log line, using ``names`` for the players.
 
     Give ``variant`` for the words of that variant's own events (see :func:`register_words`);
-    without it only the kinds the UNO family shares (:data:`COMMON_WORDS`) read as words.
+    without it, the kinds the UNO family shares (:data:`COMMON_WORDS`) and those of the
+    variants registered as ``plain`` (classic, No Mercy, Wild Rawz) read as words.
     """
     if isinstance(e, dict):
         e = Event.from_dict(e)
     who = names[e.player] if e.player is not None else ""
     tgt = names[e.target] if e.target is not None else ""
     k = e.kind
-    words = _lookup(_WORDS, variant, k)
+    words = None
+    for v in [variant] if variant is not None else _PLAIN:
+        words = words or _lookup(_WORDS, v, k)
     if words is None:
         if k == "draw":
             return _draw(e, who, variant)

@@ -485,4 +485,4 @@ register_words("classic", {
     "jump_in": "{who} jumps in!",
     "swap": "{who} swaps hands with {tgt}.",
     "rotate": "Every hand passes to the next player.",
-})
+}, plain=True)

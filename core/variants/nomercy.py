@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..actions import Action
 from ..cards import COLORS, Card
-from ..events import Event, register_words
+from ..events import COMMON_WORDS, Event, register_words
 from ..game import Option
 from ..registry import register
 from .classic import ClassicGame
@@ -206,6 +206,8 @@ class NoMercyGame(ClassicGame):
 
 
 def _return(e: Event, who: str, tgt: str) -> str:
+    if e.reason != "aside":
+        return COMMON_WORDS["return"](e, who, tgt)
     return f"{e.cards[0].name} cannot start the round; it is set aside."
 
 
@@ -215,4 +217,4 @@ register_words("nomercy", {
     "discard_all": "{who} discards every {color} card too: {cards}.",
     "knockout": "{who} holds {n} cards and is knocked out (Mercy)!",
     "choose": "{who} names {color} for the Color Roulette.",
-}, {"roulette": " turned up by the Color Roulette"}, like="classic")
+}, {"roulette": " turned up by the Color Roulette"}, like="classic", plain=True)
