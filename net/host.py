@@ -1215,7 +1215,7 @@ class Host:
         try:
             directory = Path(self.config.transcript_dir) if self.config.transcript_dir else default_transcript_dir()
             name = f"{self.dealer.game_id.hex()[:12]}-host" + ("-resumed" if existing else "")
-            writer = TranscriptWriter.create(directory, name, me=self.identity.public, seat=None,
+            writer = TranscriptWriter.create(directory, name, signer=self.identity, seat=None,
                                              host=self.identity.public)
             for e, sig in existing:
                 writer.log(e, sig)
