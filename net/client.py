@@ -246,7 +246,7 @@ class Client:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), self.connect_timeout)
         try:
-            hs = secure.ClientHandshake(self.identity, self.protocol_version)
+            hs = secure.ClientHandshake(self.identity, self.protocol_version, self.password)
             writer.write(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
             await writer.drain()
             reply = await framing.read_frame(reader, max_size=MAX_FRAME_FROM_HOST,
@@ -260,7 +260,7 @@ class Client:
             if kind != "hs2":
                 raise Refused("protocol", f"the host answered the handshake with {kind!r}")
             try:
-                host_key, channel, _body, auth = hs.finish(reply, self.password)
+                host_key, channel, _body, auth = hs.finish(reply)
             except secure.HandshakeError as e:
                 raise Refused(e.code, e.reason) from None
             self._check_host_key(host_key)

@@ -94,6 +94,9 @@ class _Printer:
                       + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
         elif kind == "strike":
             self.line(f"{data['name']} missed the {data['stage']} deadline of the deal (strike {data['strikes']})")
+        elif kind == "password":
+            self.line(f"a wrong password from {data['addr']} ({data['failures']} in a row)"
+                      + (f": its next try waits {data['wait']:.0f} s" if data["wait"] >= 1 else ""))
         elif kind == "bench":
             self.line(f"{data['name']} missed two deadlines: a bot plays their seat from now on")
 

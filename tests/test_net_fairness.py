@@ -336,7 +336,7 @@ async def test_forged_signatures_and_replays_are_refused() -> None:
         hs.hs1 = pack(hs.hs1_msg)
         await raw.send_bytes(len(hs.hs1).to_bytes(4, "big") + hs.hs1)
         reply = await raw.recv()
-        _key, channel, _body, auth = hs.finish(reply, None)
+        _key, channel, _body, auth = hs.finish(reply)
         await raw.send_bytes((len(auth) + secure.OVERHEAD).to_bytes(4, "big") + channel.seal(auth))
         refusal = await raw.recv()
         assert refusal["type"] == "refuse" and refusal["code"] == "handshake"
