@@ -590,6 +590,10 @@ class Host:
                     attempt.done(False)
                 self._refuse(peer, e.code, e.reason)
                 return
+            except BaseException:  # cancelled (the host closing): the address's turn is not kept
+                if attempt is not None:
+                    attempt.done(False)
+                raise
             hs.attempt = attempt
             if peer.closed:  # gone while it waited
                 hs.done(False)

@@ -101,7 +101,7 @@ class Record:
 
 def is_record(data: bytes) -> bool:
     """Whether ``data`` is a moves record as :meth:`Record.write_json` writes it."""
-    if not data.lstrip()[:1] == b"{":
+    if data.lstrip()[:1] != b"{":
         return False
     try:
         d = json.loads(data)

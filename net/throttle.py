@@ -8,7 +8,8 @@ seconds after the last failure. An attempt that comes earlier is held (in its
 own connection's task: nobody else waits) when the wait is short, and refused
 at once with the time left when it is not, so a client is told in words
 rather than left to time out. One attempt per address runs at a time, and a
-few at most wait for it; a success clears the address's count.
+few at most wait for it (for ``hold`` seconds at most); a success clears the
+address's count.
 
 Addresses are counted by IPv4 address and by IPv6 /64 (one host usually has
 a whole /64 to pick from). An attacker with many addresses gets a delay per
@@ -135,8 +136,11 @@ class PasswordThrottle:
                 raise Throttled(max(wait, 1.0))
             st.waiting += 1
             try:
-                if st.busy:
-                    await st.free.wait()
+                if st.busy:  # an honest exchange takes milliseconds: one that stalls holds nobody long
+                    try:
+                        await asyncio.wait_for(st.free.wait(), self.hold)
+                    except asyncio.TimeoutError:
+                        raise Throttled(self.hold) from None
                 else:
                     await self.sleep(wait)
             finally:

@@ -496,6 +496,9 @@ class _Audit:
         if self.rounds == 0:
             return AuditResult(INCOMPLETE, "incomplete: no round was closed in this transcript, so there was "
                                            "nothing to audit", 0, ledger.matches)
+        if self.earlier:
+            notes.append(f"{self.earlier} message{'s' if self.earlier != 1 else ''} of this seat in the log "
+                         "came from an earlier session of this player")
         if ledger.round >= 0 and ledger.close is None and ledger.round not in ledger.audited:
             notes.append(f"round {ledger.round + 1} was still being played when it ends ({last['why']})")
         text = f"verified: {rounds} audited"
