@@ -339,9 +339,10 @@ async def test_a_wrong_password_is_said_and_typed_again_from_an_empty_box() -> N
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 5, "the connect screen")
             screen = app.screen
+            await until(pilot, lambda: any("wrong password" in shown(w).lower() for w in screen.query("#connect-error")),
+                        5, "the refusal")
             box = screen.query_one("#password")
-            await until(pilot, lambda: "wrong password" in shown(screen.query_one("#connect-error")).lower(), 3)
-            await until(pilot, lambda: screen.focused is box, 2, "the password box")
+            await until(pilot, lambda: screen.focused is box, 5, "the password box")
             await pilot.press("x", "enter")  # wrong again: said again, and the box is emptied for the next try
             await until(pilot, lambda: box.value == "" and host.password_throttle.failures("127.0.0.1") == 2, 5)
             await pilot.press("p", "w", "enter")
