@@ -94,6 +94,9 @@ class _Printer:
                       + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
         elif kind == "strike":
             self.line(f"{data['name']} missed the {data['stage']} deadline of the deal (strike {data['strikes']})")
+        elif kind == "password":
+            self.line(f"a wrong password from {data['addr']} ({data['failures']} in a row)"
+                      + (f": its next try waits {data['wait']:.0f} s" if data["wait"] >= 1 else ""))
         elif kind == "bench":
             self.line(f"{data['name']} missed two deadlines: a bot plays their seat from now on")
 
@@ -108,7 +111,7 @@ def run_headless_host(
     name: str = "Host",
     password: str | None = None,
     rounds: int | None = None,
-    transcript: str | None = None,
+    record: str | None = None,
     resume: bool = False,
     save: str | None = None,
     turn_timer: float | None = None,
@@ -126,7 +129,10 @@ def run_headless_host(
 
     Prints the address and the lobby to ``out`` (stdout), starts when every
     seat is taken and every person is ready, plays ``rounds`` rounds (or the
-    whole match), writes the record to ``transcript`` if given.
+    whole match), writes the moves record (JSON, :mod:`net.record`) to
+    ``record`` if given. The signed transcript, which ``uno-tui audit``
+    checks, is written anyway (see :mod:`net.transcript`); its path is
+    printed at the end.
     """
     out = out or sys.stdout
     save_path = save or str(default_save_path())
@@ -151,13 +157,13 @@ def run_headless_host(
     host.listeners.append(printer)
     try:
         return asyncio.run(_serve_headless(host, bind, DEFAULT_PORT if port is None else port,
-                                           transcript, mdns, printer))
+                                           record, mdns, printer))
     except KeyboardInterrupt:
         printer.line("interrupted; the game is saved: continue it with --resume")
         return 130
 
 
-async def _serve_headless(host: Host, bind: str, port: int, transcript: str | None, mdns: bool,
+async def _serve_headless(host: Host, bind: str, port: int, record: str | None, mdns: bool,
                           printer: _Printer) -> int:
     from . import discovery
 
@@ -187,20 +193,28 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
     finally:
         if ad is not None:
             await ad.close()
-        if transcript and host.record is not None and host.game is not None:
-            host.record.write_json(transcript, list(host.game.scores), host.game.match_winner)
-            printer.line(f"record written to {transcript}")
+        if record and host.record is not None and host.game is not None:
+            host.record.write_json(record, list(host.game.scores), host.game.match_winner)
+            printer.line(f"moves record written to {record}")
+        signed = host.transcript_path
         await host.close("the game is over")
+        if signed:
+            printer.line(f"signed transcript: {signed}   (check it with: uno-tui audit {signed})")
     return 0
 
 
 def run_audit(path: str, out: TextIO | None = None) -> int:
-    """``uno-tui audit FILE``: check a transcript offline; 0 when verified, 1 with the reason."""
-    from .transcript import audit_file
+    """``uno-tui audit FILE``: check a transcript offline.
 
-    ok, text = audit_file(path)
-    print(f"{path}: {text}", file=out or (sys.stdout if ok else sys.stderr))
-    return 0 if ok else 1
+    Exit status: 0 verified, 1 a fraud or a broken record (with the reason),
+    2 not a transcript to audit (a missing file, a moves record), 3
+    incomplete (cut short, or no round closed in it). See :mod:`net.transcript`.
+    """
+    from .transcript import VERIFIED, audit_path
+
+    result = audit_path(path)
+    print(f"{path}: {result.text}", file=out or (sys.stdout if result.status == VERIFIED else sys.stderr))
+    return result.status
 
 
 def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
@@ -223,7 +237,7 @@ def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
 def _host_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "port": args.port, "bind": args.bind, "variant": args.variant, "seats": args.seats, "bots": args.bots,
-        "name": args.name, "password": args.password, "rounds": args.rounds, "transcript": args.transcript,
+        "name": args.name, "password": args.password, "rounds": args.rounds, "record": args.record,
         "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
         "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
         "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
@@ -257,7 +271,12 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--password", default=None, metavar="PW", help="players must give it to join")
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
     h.add_argument("--rounds", type=int, default=None, metavar="R", help="stop after R rounds (default: the match)")
-    h.add_argument("--transcript", default=None, metavar="PATH", help="write the game record here (JSON)")
+    h.add_argument("--record", default=None, metavar="PATH",
+                   help="write the moves record here when the match ends (JSON, for replaying; the signed "
+                        "transcript that `audit` checks is written anyway)")
+    # The old name of --record: it wrote the JSON moves record, which `audit` cannot read; refused
+    # with the new name rather than kept as an alias, so nobody takes its file for the transcript.
+    h.add_argument("--transcript", dest="old_transcript", default=None, help=argparse.SUPPRESS)
     h.add_argument("--resume", action="store_true", help="continue the saved game after a host crash")
     h.add_argument("--save", default=None, metavar="PATH", help=f"save file (default {default_save_path()})")
     h.add_argument("--turn-timer", type=float, default=None, metavar="SECONDS",
@@ -275,6 +294,11 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="pause between rounds when headless (default 2)")
 
     def host_cmd(args: argparse.Namespace) -> int:
+        if args.old_transcript is not None:
+            print("uno-tui host: --transcript is now --record (it writes the JSON moves record, for replaying). "
+                  "The signed transcript that `uno-tui audit` checks is written on its own; the host prints "
+                  "its path when the game ends.", file=sys.stderr)
+            return 2
         opts = _host_options(args)
         if args.headless:
             return run_headless_host(**opts)
@@ -305,7 +329,13 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
                                                     password=args.password))
 
-    a = subparsers.add_parser("audit", help="check a game transcript offline (exit 0: verified, 1: not)")
+    a = subparsers.add_parser(
+        "audit", help="check a game transcript offline",
+        description="Check a signed game transcript (.unotx) offline: every signature, the log's hash chain, "
+                    "every round's deal and moves replayed, and that the file is whole.",
+        epilog="Exit status: 0 verified; 1 a fraud or a broken record (the reason is printed); 2 not a "
+               "transcript (a missing file, or the JSON moves record of `host --record`); 3 incomplete (the "
+               "file ends without its seal, as after a crash or a cut, or no round was closed in it).")
     a.add_argument("file", metavar="FILE", help="a transcript (.unotx) written by a player or the host")
     a.set_defaults(func=lambda args: run_audit(args.file))
 

@@ -73,7 +73,7 @@ class NetApp(App[int]):
         bind: str = "0.0.0.0",
         port: int = DEFAULT_PORT,
         mdns: bool = True,
-        transcript: str | None = None,
+        record: str | None = None,
         browse: Browse | None = discovery.browse,
         pacing: tuple[float, float] = (0.6, 0.9),
     ) -> None:
@@ -86,7 +86,8 @@ class NetApp(App[int]):
         self.bind_address = bind
         self.port = port
         self.mdns = mdns
-        self.transcript = transcript
+        self.record = record
+        """Where the moves record (JSON, ``--record``) is written when the match ends."""
         self.browse = browse
         self.pacing = pacing
         self.client: Client | None = None
@@ -194,8 +195,8 @@ class NetApp(App[int]):
         except OSError as e:
             self.exit(1, 1, f"uno-tui host: cannot listen on {self.bind_address}:{self.port}: {e.strerror or e}")
             return
-        if self.transcript:
-            host.listeners.append(self._write_transcript)
+        if self.record:
+            host.listeners.append(self._write_record)
         shown = discovery.local_ip() if self.bind_address in WILDCARDS else self.bind_address
         self.where = f"players join with: uno-tui join {shown}:{port}"
         self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {shown}:{port}")
@@ -226,14 +227,14 @@ class NetApp(App[int]):
         self.advertisement = ad
         self.note(note[:1].upper() + note[1:] + ".")
 
-    def _write_transcript(self, kind: str, data: dict[str, Any]) -> None:
+    def _write_record(self, kind: str, data: dict[str, Any]) -> None:
         host = self.host
-        if kind == "end" and self.transcript and host is not None and host.record and host.game:
+        if kind == "end" and self.record and host is not None and host.record and host.game:
             try:
-                host.record.write_json(self.transcript, list(host.game.scores), host.game.match_winner)
-                self.note(f"The record is written to {self.transcript}.")
+                host.record.write_json(self.record, list(host.game.scores), host.game.match_winner)
+                self.note(f"The moves record is written to {self.record}.")
             except OSError as e:
-                self.note(f"Could not write the record to {self.transcript}: {e}")
+                self.note(f"Could not write the moves record to {self.record}: {e}")
 
     # -- the host's messages ---------------------------------------------------------------------
     async def _pump_messages(self, client: Client) -> None:
@@ -460,7 +461,7 @@ def run_interactive_host(**opts: Any) -> int:
         return 2
     app = NetApp(host=host, name=opts.get("name") or "Host", bind=opts.get("bind", "0.0.0.0"),
                  port=DEFAULT_PORT if port is None else port, mdns=opts.get("mdns", True),
-                 transcript=opts.get("transcript"))
+                 record=opts.get("record"))
     app.run()
     return app.return_code or 0
 

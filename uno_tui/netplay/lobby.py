@@ -92,6 +92,7 @@ class ConnectScreen(Screen[None]):
         box = self.query_one("#password", Input)
         if password:
             box.add_class("-open")
+            box.value = ""  # a wrong password is typed again, not added to
             self.call_after_refresh(box.focus)  # once it is displayed
 
     def action_browse(self) -> None:
