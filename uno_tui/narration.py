@@ -87,10 +87,17 @@ def rules_summary(variant: str, options: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
-    """One line saying what is going on and which keys matter now."""
+def between_rounds(obs: dict[str, Any], deals: bool = True) -> str:
+    """The keys once a round is over: ``n`` deals when this seat deals; a network joiner waits for the host."""
+    if obs.get("match_over"):
+        return "n: rematch · ctrl+q: quit" if deals else "the host decides on a rematch · ctrl+q: leave"
+    return "n: next round" if deals else "the host deals the next round"
+
+
+def status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -> str:
+    """One line saying what is going on and which keys matter now (``deals``: this seat deals the next round)."""
     if obs.get("variant") == "wildrawz":
-        return trick_status_line(obs, names)
+        return trick_status_line(obs, names, deals)
     me = obs["me"]
     legal = {a["kind"] for a in obs.get("legal", ())}
     players = obs["players"]
@@ -98,8 +105,8 @@ def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     pending = obs.get("pending") or {}
     if obs["over"]:
         if obs["match_over"]:
-            return f"{_who(obs['match_winner'], names, me)} won the match. n: rematch · ctrl+q: quit"
-        return f"{_who(obs['winner'], names, me)} won the round (+{obs['points']}). n: next round"
+            return f"{_who(obs['match_winner'], names, me)} won the match. {between_rounds(obs, deals)}"
+        return f"{_who(obs['winner'], names, me)} won the round (+{obs['points']}). {between_rounds(obs, deals)}"
     if me is not None and players[me].get("out"):
         return "You are knocked out of this round (Mercy): the others play on."
     if me in exposed:
@@ -138,7 +145,7 @@ def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     return f"Your turn. {hint}"
 
 
-def trick_status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
+def trick_status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -> str:
     """The status line of a Wild Rawz table."""
     me = obs["me"]
     legal = {a["kind"] for a in obs.get("legal", ())}
@@ -147,8 +154,8 @@ def trick_status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
             winners = obs.get("match_winners") or []
             who = " and ".join(_who(p, names, me) for p in winners) or "Nobody"
             verb = "share" if len(winners) > 1 else ("win" if winners == [me] else "wins")
-            return f"{who} {verb} the match. n: rematch · ctrl+q: quit"
-        return f"Round {obs['round'] + 1} of {obs['rounds_in_match']} is over. n: next round"
+            return f"{who} {verb} the match. {between_rounds(obs, deals)}"
+        return f"Round {obs['round'] + 1} of {obs['rounds_in_match']} is over. {between_rounds(obs, deals)}"
     if obs["current"] != me:
         verb = "drafting" if obs["phase"] == "draft" else "playing"
         return f"{names[obs['current']]} is {verb}…"

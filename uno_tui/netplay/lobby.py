@@ -94,6 +94,9 @@ class ConnectScreen(Screen[None]):
             box.add_class("-open")
             self.call_after_refresh(box.focus)  # once it is displayed
 
+    def focus_address(self) -> None:
+        self.query_one("#address", Input).focus()
+
     def action_browse(self) -> None:
         if self.browse is None:
             return

@@ -88,7 +88,8 @@ class DiezStatusLine(StatusLine):
         self.set_class(mine, "-your-turn")
 
     def render(self) -> Text:
-        return Text(status_line(self.obs, self.names) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "", overflow="ellipsis",
+                    no_wrap=True)
 
 
 class DiezHandsTable(HandsTable, DiezCardPainter):

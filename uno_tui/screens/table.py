@@ -109,6 +109,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._set_titles()
+        self.query_one("#status").deals = self.session.deals  # type: ignore[attr-defined]
         self.query_one(GameLog).can_focus = False  # the arrow keys choose cards, they do not scroll the log
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
