@@ -36,12 +36,33 @@ _YOURS = re.compile(r"\bYou's\b")
 _THEIR = re.compile(r"\bYou show their\b")
 
 
-def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None) -> str:
-    """The event as a log line, with the human addressed as "you"."""
+_CJK_BEFORE_WORD = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?\s+(?=[A-Za-z+])")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?")
+
+
+def english_names(text: str) -> str:
+    """The extended rules' card names in English only: "red 夹子 Clip" -> "red Clip", "天选之子" -> "The Chosen One".
+
+    The log names a card in Chinese and English; a player who does not read Chinese asks for the English alone.
+    """
+    from core.variants.extended.cards import FACES
+    from core.variants.extended.words import zh
+
+    english = {zh(rank): face.en for rank, face in FACES.items()} | {f.zh: f.en for f in FACES.values()}
+    text = _CJK_BEFORE_WORD.sub("", text)
+    return _CJK.sub(lambda m: english.get(m.group(0), m.group(0)), text)
+
+
+def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None, *,
+             english: bool = False) -> str:
+    """The event as a log line, with the human addressed as "you" (``english``: the extended rules'
+    card names in English only)."""
     seats = list(names)
     if me is not None:
         seats[me] = YOU
     text = describe(event, seats, variant)
+    if english and variant == "extended":
+        text = english_names(text)
     if me is None:
         return text[:1].upper() + text[1:]
     text = _YOU_VERB.sub(lambda m: f"You {_VERBS[m.group(1)]}", text)

@@ -39,7 +39,7 @@ from ..widgets.extended_views import CARD_KINDS, ExtHandView, ExtPlayersView, Ex
 from .color_picker import ColorPicker
 from .help import HelpScreen, _grid
 from .round_over import RoundOverScreen
-from .table import TableScreen
+from .table import LOG_BINDING, TableScreen
 from .target_picker import TargetPicker
 
 COMPACT_HEIGHT = 30
@@ -131,6 +131,7 @@ EXT_KEYS: list[tuple[str, str]] = [
     ("u / x", "call UNO / catch a player who did not"),
     ("m", "every legal move, in words: the way on from any phase"),
     ("n", "deal the next round (a rematch once the match is over)"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
     ("? / ctrl+q", "this help / quit"),
 ]
 
@@ -241,6 +242,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         Binding("x", "catch", "catch", show=False),
         Binding("m", "moves", "moves"),
         Binding("n", "next_round", "next", show=False),
+        LOG_BINDING,
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 

@@ -245,7 +245,7 @@ class ExtStatusLine(Widget):
         self.set_class(any(p["exposed"] for p in obs["players"]), "-alert")
 
     def render(self) -> Text:
-        return Text(key_hints(self.obs, self.deals) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(key_hints(self.obs, self.deals) if self.obs else "")
 
 
 class ExtHandView(HandView):

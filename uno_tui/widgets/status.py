@@ -63,5 +63,4 @@ class StatusLine(Widget):
         self.set_class(obs["current"] == obs["me"] and not obs["over"], "-your-turn")
 
     def render(self) -> Text:
-        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "", overflow="ellipsis",
-                    no_wrap=True)
+        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "")
