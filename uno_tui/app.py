@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .notices import OneLineNotices
 from .screens import NewGameChoice, NewGameScreen, table_screen_for
 from .session import LocalSession, Session, TableConfig
 
 
-class UnoApp(App[None]):
+class UnoApp(OneLineNotices):
     """UNO in the terminal. All game flow lives in the table screens."""
 
     CSS_PATH = "app.tcss"

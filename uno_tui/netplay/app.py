@@ -26,7 +26,6 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker
@@ -36,6 +35,7 @@ from net import discovery
 from net.commands import listen_error
 
 from ..narration import humanize_error
+from ..notices import OneLineNotices
 from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
 from .seats import forget_token, load_token, save_token
@@ -55,7 +55,7 @@ def default_name() -> str:
     return (name or "Player").capitalize()[:24]
 
 
-class NetApp(App[int]):
+class NetApp(OneLineNotices):
     """A seat (or a spectator's chair) at a network table; with ``host``, the table too."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")

@@ -150,8 +150,9 @@ class TableScreen(Screen[None]):
         self.set_class(short, "-short")
         for view in self.query(HandView):
             view.dense = short
-        for pile in self.query(PileView):
-            pile.short = short
+        for pile in self.query("#pile"):
+            if hasattr(pile, "short"):  # the piles that draw smaller on a short terminal
+                pile.short = short
         self.query_one("#too-small", Static).update(
             f"Terminal too small: {width}×{height}.\n"
             f"uno-tui needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}; please enlarge the window.\n\n"
