@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from .notices import OneLineNotices
 from .screens import NewGameChoice, NewGameScreen, table_screen_for
+from .screens.confirm import ConfirmScreen
 from .session import LocalSession, Session, TableConfig
 
 
@@ -44,6 +45,19 @@ class UnoApp(OneLineNotices):
             initial = NewGameChoice(variant=cfg.variant, players=cfg.players, bots=cfg.bots,
                                     options=dict(cfg.options))
             self.push_screen(NewGameScreen(initial), self._new_game)
+
+    async def action_quit(self) -> None:
+        """Leave; a round under way asks first (ctrl+q again, or y, says yes)."""
+        session = self.session
+        asking = isinstance(self.screen, ConfirmScreen)
+        if session is None or asking or not getattr(session, "in_progress", False):
+            self.exit()
+            return
+        saved = getattr(getattr(session, "config", None), "save_path", None)
+        detail = ("The game is saved as it stands: `uno-tui play --resume` goes on from this move."
+                  if saved else "This round is not saved: it ends here.")
+        self.push_screen(ConfirmScreen("Leave the game?", detail, yes="leave", no="play on"),
+                         lambda yes: self.exit() if yes else None)
 
     def _new_game(self, choice: NewGameChoice | None) -> None:
         if choice is None:

@@ -270,6 +270,26 @@ def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from core import variant_class
 
+    from .session import LocalSession, SaveError, default_save_path
+
+    save_path = args.save or str(default_save_path())
+    pacing = (0.0, 0.0) if args.fast else (0.6, 0.9)
+    if args.resume:
+        chosen = [flag for flag, value in (("--variant", args.variant), ("--rules", args.rules),
+                                           ("--players", args.players), ("--bots", args.bots),
+                                           ("--target-score", args.target_score)) if value is not None]
+        if chosen:
+            parser.error(f"--resume goes on with the saved match as it was: drop {', '.join(chosen)}")
+        try:
+            session = LocalSession.resume(save_path)
+        except SaveError as e:
+            print(f"uno-tui play: {e}", file=sys.stderr)
+            return 2
+        from .app import UnoApp
+
+        UnoApp(session, pacing=pacing).run()
+        return 0
+
     variant = args.variant or "classic"
     cls = variant_class(variant)
     options: dict[str, object] = dict(args.rules or {})
@@ -287,16 +307,15 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                                                                                       DEFAULT_PLAYERS))
     _check_players(parser, variant, players)
 
-    from .session import LocalSession, TableConfig
+    from .session import TableConfig
 
     config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
-                         name=args.name, options=options)
+                         name=args.name, options=options, save_path=save_path)
     # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
     chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
     ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable
     from .app import UnoApp  # Textual loads here, after the arguments are known to be good
 
-    pacing = (0.0, 0.0) if args.fast else (0.6, 0.9)
     if ask:
         UnoApp(pacing=pacing, config=config).run()
     else:
