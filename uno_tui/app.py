@@ -34,6 +34,12 @@ class UnoApp(OneLineNotices):
         self.pacing = pacing
         self.config = config or TableConfig()
 
+    @property
+    def english_cards(self) -> bool:
+        """The extended rules' cards named in English (``play --english``, the new-game screen's e key)."""
+        config = getattr(self.session, "config", None) or self.config
+        return bool(getattr(config, "english", False))
+
     def get_default_screen(self) -> Screen:
         if self.session is None:
             return Screen()  # blank until the new-game screen dismisses
@@ -43,7 +49,7 @@ class UnoApp(OneLineNotices):
         if self.session is None:
             cfg = self.config
             initial = NewGameChoice(variant=cfg.variant, players=cfg.players, bots=cfg.bots,
-                                    options=dict(cfg.options))
+                                    options=dict(cfg.options), english=cfg.english)
             self.push_screen(NewGameScreen(initial), self._new_game)
 
     async def action_quit(self) -> None:
@@ -64,6 +70,6 @@ class UnoApp(OneLineNotices):
             self.exit()
             return
         self.config = replace(self.config, variant=choice.variant, players=choice.players, bots=choice.bots,
-                              options=dict(choice.options))
+                              options=dict(choice.options), english=choice.english)
         self.session = LocalSession(self.config)
         self.push_screen(table_screen_for(self.session, pacing=self.pacing))  # over the blank first screen

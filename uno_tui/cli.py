@@ -126,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="skip the new-game screen: deal at once with the options given (or the defaults)")
     play.add_argument("--fast", action="store_true",
                       help="no pause between the bots' moves (they still play every turn)")
+    play.add_argument("--english", action="store_true",
+                      help="extended: name the cards in English on the chips and in the log (not in Chinese)")
     play.add_argument("--resume", action="store_true",
                       help="go on with the match saved when you last left a game (every local game is saved "
                            "as it goes)")
@@ -285,6 +287,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except SaveError as e:
             print(f"uno-tui play: {e}", file=sys.stderr)
             return 2
+        session.config.english = session.config.english or args.english
         from .app import UnoApp
 
         UnoApp(session, pacing=pacing).run()
@@ -310,7 +313,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .session import TableConfig
 
     config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
-                         name=args.name, options=options, save_path=save_path)
+                         name=args.name, options=options, save_path=save_path, english=args.english)
     # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
     chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
     ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable

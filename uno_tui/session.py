@@ -71,6 +71,8 @@ class TableConfig:
     setup: dict[str, Any] | None = None
     """A scripted first position (``core.new_game``'s ``setup``: hands, discard, current, ...);
     the next rounds and rematches are dealt as usual. For tests, screenshots and tutorials."""
+    english: bool = False
+    """The extended rules' cards named in English on the chips and in the log (not in Chinese)."""
     save_path: str | None = None
     """Where the match is saved after every move (``uno-tui play --resume`` goes on with it); None: nowhere."""
 

@@ -32,7 +32,7 @@ from core.variants.extended.cards import TABLE
 
 from ..widgets import GameLog, HandView
 from ..widgets.cards import CardPainter
-from ..widgets.extended_cards import ext_inline, label, pad, sort_key, zh
+from ..widgets.extended_cards import ext_inline, label, pad, sort_key, use_english, zh
 from ..widgets.extended_prompt import action_words
 from ..widgets.extended_views import CARD_KINDS, ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, \
     ExtTableView
@@ -264,7 +264,14 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
 
     def _set_titles(self) -> None:
         self.query_one("#log").border_title = "Log"
-        self.query_one(GameLog).variant = "extended"
+        log = self.query_one(GameLog)
+        log.variant = "extended"
+        # Card names in English for players who do not read Chinese (play --english, the new-game screen's e).
+        log.english = bool(getattr(self.app, "english_cards", False))
+        use_english(log.english)
+
+    def on_unmount(self) -> None:
+        use_english(False)
 
     def _fit(self, width: int, height: int) -> None:
         super()._fit(width, height)
