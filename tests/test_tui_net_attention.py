@@ -16,7 +16,7 @@ from uno_tui.narration import status_line
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen
 from uno_tui.netplay.table import NetTableScreen
-from uno_tui.widgets import StatusLine
+from uno_tui.widgets import GameLog, StatusLine
 
 SIZE = (100, 32)
 
@@ -118,3 +118,31 @@ async def test_an_interactive_host_on_loopback_is_not_advertised(monkeypatch: py
             assert advertised == []
     finally:
         await app.shutdown()
+
+
+async def test_a_rejoined_player_s_log_shows_the_round_so_far() -> None:
+    host = await start_host(seats=2, bots=1, seed=2, bot_delay=0.01)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5)
+            await pilot.press("r")
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"], 5, "my turn")
+            await pilot.press("d")  # a move of mine, so the round has a history of more than the deal
+            await until(pilot, lambda: any(e.get("player") == 0 for u in app.session.received
+                                           for e in u["events"] if e["kind"] == "draw"), 5, "the draw")
+            before = [t.plain for t in app.table.query_one(GameLog).entries if not t.plain.startswith("──")]
+        await app.shutdown()
+        again = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: at_table(again), 5, "the table again")
+            await pilot.pause()
+            told = [t.plain for t in again.table.query_one(GameLog).entries]
+            dealt = [line for line in before if "deals" in line or "starting card" in line]
+            assert dealt and all(line in told for line in dealt), (before, told)
+            assert "You draw" in "\n".join(told)
+        await again.shutdown()
+    finally:
+        await app.shutdown()
+        await host.close()
