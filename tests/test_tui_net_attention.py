@@ -146,3 +146,21 @@ async def test_a_rejoined_player_s_log_shows_the_round_so_far() -> None:
     finally:
         await app.shutdown()
         await host.close()
+
+
+async def test_the_lobby_wraps_the_join_address_at_80x24() -> None:
+    from net import Host, HostConfig
+
+    host = Host(HostConfig(seats=3, bots=0, name="Hal", seed=1, heartbeat=1.0))
+    app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await pilot.pause()
+            chat = app.lobby_screen.query_one("#lobby-chat")
+            width = chat.scrollable_content_region.width
+            assert all(strip.cell_length <= width for strip in chat.lines)
+            text = "".join(strip.text.strip() for strip in chat.lines)
+            assert host.address("127.0.0.1") in text  # whole, on two lines rather than cut
+    finally:
+        await app.shutdown()
