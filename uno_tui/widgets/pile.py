@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from .cards import CardPainter, big_card, card_back, chip, inline_card
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, big_card, card_back, chip, inline_card
 
 BACK_WIDTH = 10
 TOP_WIDTH = 13
@@ -119,13 +119,30 @@ class DiscardTrail(CardPainter):
         if obs is not None:
             self.border_title = f"Discard pile · {len(obs['discard'])} cards · newest first"
 
-    def render(self) -> Text:
+    def render(self) -> Group | Text:
         if self.obs is None:
             return Text("")
         palette = self.palette()
+        width, height = self.content_size.width, self.content_size.height
+        cols = (width + 1) // (CHIP_WIDTH + 1)
+        rows = (height - 1) // CHIP_HEIGHT  # a line kept for the count of older cards
+        if cols and rows:  # a tall wide terminal: the cards as chips, as many as fit, newest first
+            return self._chips(list(reversed(self.obs["discard"])), palette, cols, rows)
         text = Text()
         for i, card in enumerate(reversed(self.obs["discard"])):
             if i:
                 text.append(" ")
             text.append_text(inline_card(card, palette))
         return text
+
+    def _chips(self, cards: list[dict[str, Any]], palette: dict[str, Style], cols: int, rows: int) -> Group:
+        shown = cards[:cols * rows]
+        lines: list[Text] = []
+        for start in range(0, len(shown), cols):
+            row = [chip(c, palette, playable=True, selected=False) for c in shown[start:start + cols]]
+            for y in range(CHIP_HEIGHT):
+                lines.append(Text(" ").join(ch[y] for ch in row))
+        if len(cards) > len(shown):
+            older = len(cards) - len(shown)
+            lines.append(Text(f"… and {older} older card{'s' if older != 1 else ''}", palette["rim"]))
+        return Group(*lines)
