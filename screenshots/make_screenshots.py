@@ -101,7 +101,7 @@ async def take_turn(pilot: Pilot, app: UnoApp, *, wilds: bool = True) -> None:
         await pilot.press("r")
 
 
-async def table(size: tuple[int, int], out: Path) -> None:
+async def table(size: tuple[int, int], out: Path, name: str = "table.svg") -> None:
     app = make_app(seed=3)
     async with app.run_test(size=size) as pilot:
         for _ in range(4):
@@ -110,20 +110,12 @@ async def table(size: tuple[int, int], out: Path) -> None:
         await settle(pilot, app)
         await pilot.press("right")
         await pilot.pause(0.1)
-        save(app, "table.svg", out)
+        save(app, name, out)
 
 
 async def table_wide(size: tuple[int, int], out: Path) -> None:
     """The same moment as table.svg in a larger terminal (120x40): the log in a column of its own."""
-    app = make_app(seed=3)
-    async with app.run_test(size=WIDE) as pilot:
-        for _ in range(4):
-            await settle(pilot, app)
-            await take_turn(pilot, app, wilds=False)
-        await settle(pilot, app)
-        await pilot.press("right")
-        await pilot.pause(0.1)
-        save(app, "table-wide.svg", out)
+    await table(WIDE, out, "table-wide.svg")
 
 
 async def log_screen(size: tuple[int, int], out: Path) -> None:
