@@ -147,3 +147,23 @@ async def test_the_quit_dialog_wraps_its_text_at_80x24() -> None:
         assert box.region.right <= 80 and shown.region.right <= box.region.right
         assert shown.region.height >= 2  # wrapped onto a second line
         assert " ".join(text_of(shown).split()) == detail
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_the_footer_keeps_quit_in_view_at_80_columns(variant: str) -> None:
+    from textual.widgets import Footer
+
+    from uno_tui.netplay.table import NET_BINDINGS
+
+    app = UnoApp(LocalSession(TableConfig(variant=variant, seed=3)), pacing=WAIT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = table_of(app)
+        shown = [b for b in table.BINDINGS if b.show]
+        keys = " ".join(f"{b.key_display or b.key.split(',')[0]} {b.description}" for b in shown)
+        # The footer's keys, with the app's ^q quit and (at a network table) t chat, fit one line.
+        assert len(f"{keys} ^q quit") <= 78
+        assert len(f"{keys} {' '.join(f'{b.key_display} {b.description}' for b in NET_BINDINGS if b.show)} "
+                   "^q quit") <= 80, variant
+        quit_key = next(k for k in table.query_one(Footer).query("FooterKey") if k.description == "quit")
+        assert 0 < quit_key.region.width and quit_key.region.right <= 80, variant

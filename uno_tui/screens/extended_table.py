@@ -231,14 +231,16 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         Binding("left,h", "select(-1)", "pick", key_display="←→"),
         Binding("right,l", "select(1)", "pick", show=False),
         Binding("enter,space", "play", "use card", key_display="⏎"),
-        Binding("a", "intent('accept')", "accept"),
+        # a and u show in the footer only through the status line, which names them when they apply:
+        # the footer stays on one line at 80 columns, a network table's chat key included.
+        Binding("a", "intent('accept')", "accept", show=False),
         Binding("f", "intent('refuse')", "refuse", show=False),
         Binding("e", "intent('explode')", "explode", show=False),
         Binding("s", "intent('send')", "send", show=False),
         Binding("c", "camo", "迷彩", show=False),
         Binding("d", "intent('draw')", "draw"),
         Binding("p", "intent('pass')", "pass"),
-        Binding("u", "intent('uno')", "UNO"),
+        Binding("u", "intent('uno')", "UNO", show=False),
         Binding("x", "catch", "catch", show=False),
         Binding("m", "moves", "moves"),
         Binding("n", "next_round", "next", show=False),
