@@ -36,7 +36,11 @@ def log_rows(table: TableScreen) -> int:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-async def test_the_log_has_room_for_a_round_of_moves_at_80x24(variant: str) -> None:
+async def test_every_table_at_80x24_has_room_in_its_log_its_whole_log_and_quit_in_view(variant: str) -> None:
+    from textual.widgets import Footer
+
+    from uno_tui.netplay.table import NET_BINDINGS
+
     app = UnoApp(LocalSession(TableConfig(variant=variant, seed=3)), pacing=WAIT)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -44,6 +48,22 @@ async def test_the_log_has_room_for_a_round_of_moves_at_80x24(variant: str) -> N
         assert table.has_class("-short")
         # Bots make five moves or more between two of yours: each is a line, and a round heading.
         assert log_rows(table) >= 7, log_rows(table)
+        # The footer's keys, with the app's ^q quit and (at a network table) t chat, fit one line.
+        shown = [b for b in table.BINDINGS if b.show]
+        keys = " ".join(f"{b.key_display or b.key.split(',')[0]} {b.description}" for b in shown)
+        net = " ".join(f"{b.key_display} {b.description}" for b in NET_BINDINGS if b.show)
+        assert len(f"{keys} {net} ^q quit") <= 80, variant
+        quit_key = next(k for k in table.query_one(Footer).query("FooterKey") if k.description == "quit")
+        assert 0 < quit_key.region.width and quit_key.region.right <= 80, variant
+        # L opens the whole log from every table.
+        while not isinstance(app.screen, TableScreen):  # the extended rules first ask who plays next
+            await pilot.press("escape")
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(app.screen, LogScreen), 2, "the whole log")
+        assert [t.plain for t in app.screen.query_one("#log-lines", WrappingLog).entries] == \
+            [t.plain for t in table.query_one(GameLog).entries]
+        await pilot.press("escape")
+        assert app.screen is table
 
 
 async def test_a_long_no_mercy_hand_leaves_the_log_its_room() -> None:
@@ -57,13 +77,10 @@ async def test_a_long_no_mercy_hand_leaves_the_log_its_room() -> None:
         assert log_rows(table) >= 5, log_rows(table)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-async def test_L_opens_the_whole_log_and_typing_searches_it(variant: str) -> None:
-    app = UnoApp(LocalSession(TableConfig(variant=variant, seed=3)), pacing=WAIT)
+async def test_typing_in_the_whole_log_searches_it() -> None:
+    app = UnoApp(LocalSession(TableConfig(seed=3)), pacing=WAIT)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        while not isinstance(app.screen, TableScreen):  # the extended rules first ask who plays next
-            await pilot.press("escape")
         table = app.screen
         log = table.query_one(GameLog)
         for i in range(40):
@@ -148,22 +165,3 @@ async def test_the_quit_dialog_wraps_its_text_at_80x24() -> None:
         assert shown.region.height >= 2  # wrapped onto a second line
         assert " ".join(text_of(shown).split()) == detail
 
-
-@pytest.mark.parametrize("variant", VARIANTS)
-async def test_the_footer_keeps_quit_in_view_at_80_columns(variant: str) -> None:
-    from textual.widgets import Footer
-
-    from uno_tui.netplay.table import NET_BINDINGS
-
-    app = UnoApp(LocalSession(TableConfig(variant=variant, seed=3)), pacing=WAIT)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        table = table_of(app)
-        shown = [b for b in table.BINDINGS if b.show]
-        keys = " ".join(f"{b.key_display or b.key.split(',')[0]} {b.description}" for b in shown)
-        # The footer's keys, with the app's ^q quit and (at a network table) t chat, fit one line.
-        assert len(f"{keys} ^q quit") <= 78
-        assert len(f"{keys} {' '.join(f'{b.key_display} {b.description}' for b in NET_BINDINGS if b.show)} "
-                   "^q quit") <= 80, variant
-        quit_key = next(k for k in table.query_one(Footer).query("FooterKey") if k.description == "quit")
-        assert 0 < quit_key.region.width and quit_key.region.right <= 80, variant
