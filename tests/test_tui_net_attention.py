@@ -58,6 +58,9 @@ async def test_the_bell_and_title_call_you_when_it_becomes_your_turn(bell: bool)
                 assert app.table.query_one("#status", StatusLine).deals is False
             else:
                 assert app.bells == 0 and app.titles == []
+            # Chat and notes at the table go into the log's lines, so the whole log (L) has them too.
+            app.table.add_chat({"from": "Bo", "text": "good luck"})
+            assert "<Bo> good luck" in app.table.query_one(GameLog).entries[-1].plain
     finally:
         await app.shutdown()
         await host.close()
