@@ -101,13 +101,18 @@ async def take_turn(pilot: Pilot, app: UnoApp, *, wilds: bool = True) -> None:
         await pilot.press("r")
 
 
+async def play_turns(pilot: Pilot, app: UnoApp, turns: int) -> None:
+    """``turns`` of the human's moves (and the bots' between them), then wait for the human's turn."""
+    for _ in range(turns):
+        await settle(pilot, app)
+        await take_turn(pilot, app, wilds=False)
+    await settle(pilot, app)
+
+
 async def table(size: tuple[int, int], out: Path, name: str = "table.svg") -> None:
     app = make_app(seed=3)
     async with app.run_test(size=size) as pilot:
-        for _ in range(4):
-            await settle(pilot, app)
-            await take_turn(pilot, app, wilds=False)
-        await settle(pilot, app)
+        await play_turns(pilot, app, 4)
         await pilot.press("right")
         await pilot.pause(0.1)
         save(app, name, out)
@@ -122,10 +127,7 @@ async def log_screen(size: tuple[int, int], out: Path) -> None:
     """The whole log (L), searched for a name."""
     app = make_app(seed=3)
     async with app.run_test(size=size) as pilot:
-        for _ in range(6):
-            await settle(pilot, app)
-            await take_turn(pilot, app, wilds=False)
-        await settle(pilot, app)
+        await play_turns(pilot, app, 6)
         await pilot.press("L")
         await pilot.pause(0.1)
         await pilot.press(*"ada")
