@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
@@ -22,9 +23,32 @@ from .save import default_save_path
 from .seats import HostConfig
 
 HostHook = Callable[..., int]
-"""``interactive_host(**host_options) -> exit status``; keywords as :func:`run_headless_host` takes."""
+"""``interactive_host(**host_options, bell=bool) -> exit status``; keywords as :func:`run_headless_host` takes."""
 JoinHook = Callable[..., int]
-"""``join(address=None | str, name=str, password=None | str, spectate=bool) -> exit status``."""
+"""``join(address=None | str, name=str, password=None | str, spectate=bool, bell=bool) -> exit status``."""
+
+
+def parse_port(text: str) -> int:
+    """A TCP port for ``--port``: 0 (any free one) to 65535; anything else is an argument error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (or 0 for any free one)")
+    return port
+
+
+def listen_error(bind: str, port: int, error: OSError) -> str:
+    """Why the host could not listen, in words (a port in use says so and what to do)."""
+    if error.errno == errno.EADDRINUSE:
+        return (f"port {port} on {bind} is already in use (another uno-tui host?): "
+                "choose another with --port, or --port 0 for any free one")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this machine: check --bind"
+    if error.errno == errno.EACCES:
+        return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
+    return f"cannot listen on {bind}:{port}: {error.strerror or error}"
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -170,11 +194,11 @@ async def _serve_headless(host: Host, bind: str, port: int, record: str | None, 
     try:
         _, port = await host.start(bind, port)
     except OSError as e:
-        print(f"uno-tui host: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
+        print(f"uno-tui host: {listen_error(bind, port, e)}", file=sys.stderr)
         return 1
     tune_gc()
     printer.line(f"listening on {bind}:{port}")
-    shown = discovery.local_ip() if bind in ("0.0.0.0", "::", "") else bind
+    shown = discovery.local_ip() if bind in discovery.WILDCARDS else bind
     printer.line(f"players join with: uno-tui join {host.address(shown)}"
                  + f"   (on this machine: uno-tui join {host.address('localhost')})")
     printer.line(f"host key fingerprint: {host.fingerprint}")
@@ -182,8 +206,11 @@ async def _serve_headless(host: Host, bind: str, port: int, record: str | None, 
         printer.line(f"resumed the saved game (round {host.game.round + 1}); waiting for players to reconnect")
     printer(("lobby"), host.lobby_message())
     ad = None
-    if mdns:
-        ad, note = await discovery.advertise(host.config.name, port,
+    lan_ip, why_not = discovery.lan_address(bind)
+    if mdns and lan_ip is None:
+        printer.line(why_not)
+    elif mdns:
+        ad, note = await discovery.advertise(host.config.name, port, ip=lan_ip,
                                              properties={"variant": host.config.variant,
                                                          "seats": str(host.config.seats)})
         printer.line(note)
@@ -226,6 +253,7 @@ def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
+    bot.report = lambda text: print(f"uno-tui bot: {text}", flush=True)
     tune_gc()
     try:
         return asyncio.run(bot.run())
@@ -260,14 +288,24 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     (those of :func:`run_headless_host`); ``join`` receives ``address``,
     ``name``, ``password`` and ``spectate``.
     """
-    h = subparsers.add_parser("host", help="host a network table (the host plays too unless --headless)")
-    h.add_argument("--port", type=int, default=None, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
+    import core
+    from core.bots import LEVELS
+
+    levels = sorted(LEVELS)
+    host_help = "host a network table (the host plays too unless --headless)"
+    h = subparsers.add_parser("host", help=host_help, description=(
+        host_help + ". Players on the LAN find the table with `uno-tui join`; others type the address it "
+        "shows (uno://HOST:PORT#FINGERPRINT: the fingerprint proves they reached this host)."))
+    h.add_argument("--port", type=parse_port, default=None,
+                   help=f"TCP port, 1 to 65535 (default {DEFAULT_PORT}; 0 picks a free one)")
     h.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all)")
-    h.add_argument("--variant", default="classic")
+    h.add_argument("--variant", default="classic", choices=sorted(core.VARIANTS),
+                   help="the game to play (default: %(default)s)")
     h.add_argument("--seats", type=int, default=4, metavar="N",
                    help="players in all, the host's own seat included when it plays (default 4)")
     h.add_argument("--bots", type=int, default=0, metavar="K", help="seats given to bots from the start")
-    h.add_argument("--name", default="Host", help="the host's name (and the table's)")
+    h.add_argument("--name", default="Host", metavar="NAME",
+                   help="your name at the table, and the table's name on the LAN (default: %(default)s)")
     h.add_argument("--password", default=None, metavar="PW", help="players must give it to join")
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
     h.add_argument("--rounds", type=int, default=None, metavar="R", help="stop after R rounds (default: the match)")
@@ -283,12 +321,15 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="a bot plays the turn of a person who takes longer")
     h.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                    help="how long an away player's seat waits before a bot plays it (default 30)")
-    h.add_argument("--bot-level", default="normal", help="level of the host's bots (easy, normal)")
+    h.add_argument("--bot-level", default="normal", choices=levels,
+                   help="how well the host's bots play (default: %(default)s)")
     h.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS", help="pause before a bot moves")
     h.add_argument("--seed", default=None, help="deck seed (default: fresh randomness)")
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a variant rule option, e.g. target_score=200 (repeatable)")
     h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
+    h.add_argument("--no-bell", action="store_true",
+                   help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
     h.add_argument("--heartbeat", type=float, default=5.0, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=2.0, metavar="SECONDS",
                    help="pause between rounds when headless (default 2)")
@@ -304,28 +345,38 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
             return run_headless_host(**opts)
         if interactive_host is None:
             return _missing_tui("the interactive host")
-        return interactive_host(**opts)
+        return interactive_host(**opts, bell=not args.no_bell)
 
     h.set_defaults(func=host_cmd)
 
-    j = subparsers.add_parser("join", help="join a network table (found on the LAN when no address is given)")
-    j.add_argument("address", nargs="?", default=None, metavar="ADDRESS", help="host[:port]")
-    j.add_argument("--name", default=None)
-    j.add_argument("--password", default=None, metavar="PW")
+    join_help = "join a network table (found on the LAN when no address is given)"
+    j = subparsers.add_parser("join", help=join_help, description=(
+        join_help + ". Without ADDRESS, tables on the LAN are listed; pick one or type an address. A seat you "
+        "held at that table is taken back by itself."))
+    j.add_argument("address", nargs="?", default=None, metavar="ADDRESS",
+                   help="host[:port], or uno://host:port#fingerprint as the host shows it")
+    j.add_argument("--name", default=None, metavar="NAME",
+                   help="your name at the table (default: your login name)")
+    j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+    j.add_argument("--no-bell", action="store_true",
+                   help="no bell (nor terminal title) when it becomes your turn or a decision waits for you")
 
     def join_cmd(args: argparse.Namespace) -> int:
         if join is None:
             return _missing_tui("join")
-        return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate)
+        return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
+                    bell=not args.no_bell)
 
     j.set_defaults(func=join_cmd)
 
-    b = subparsers.add_parser("bot", help="a headless bot that takes a seat at ADDRESS and plays")
-    b.add_argument("address", metavar="ADDRESS", help="host[:port]")
-    b.add_argument("--name", default="Bot")
-    b.add_argument("--level", default="normal", help="easy or normal")
-    b.add_argument("--password", default=None, metavar="PW")
+    bot_help = "a headless bot that takes a seat at ADDRESS and plays"
+    b = subparsers.add_parser("bot", help=bot_help, description=(
+        bot_help + ". It prints the seat it took and, when the game ends, the result."))
+    b.add_argument("address", metavar="ADDRESS", help="host[:port], or uno://host:port#fingerprint")
+    b.add_argument("--name", default="Bot", metavar="NAME", help="the bot's name at the table (default: %(default)s)")
+    b.add_argument("--level", default="normal", choices=levels, help="how well it plays (default: %(default)s)")
+    b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
                                                     password=args.password))
 

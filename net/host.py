@@ -55,6 +55,8 @@ CLOSE_DELAY = 0.02
 """Seconds from a round's last update to its closing log entries (see ``Host._close_round``)."""
 SELF_AUDIT_DELAY = 0.05
 """Seconds the host's audit of a round waits after the round's closing entries (see ``Host._close_round``)."""
+HISTORY = 150
+"""The round's latest events told to a peer joining mid-round (a frame from the host stays under 64 KiB)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
 
 
@@ -130,6 +132,8 @@ class Host:
         self._idle_handle: asyncio.TimerHandle | None = None
         self._last_public: dict[str, Any] | None = None
         """The public part of the last update broadcast (see :meth:`_view`)."""
+        self.round_events: list[Event] = []
+        """The current round's events so far, the deal first (a peer joining mid-round is told them)."""
         self._undo: tuple[int, dict[str, Any]] | None = None
         """(version, ``game.to_dict()``) taken by the last save: the next move's undo point."""
 
@@ -707,7 +711,8 @@ class Host:
         if self.dealer is not None:
             self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
-            self._send_update(peer, [], actor=None, auto=False)
+            # The round so far, so a rejoined seat's log (or a spectator's) starts where the round did.
+            self._send_update(peer, [], actor=None, auto=False, history=self.round_events[-HISTORY:])
         self._maybe_autostart()
 
     def _seat_for_token(self, token: Any) -> Seat | None:
@@ -1078,9 +1083,11 @@ class Host:
     def _send_update(self, peer: Peer, events: list[Event], *, actor: int | None, auto: bool,
                      seq: int | None = None, public_events: list[dict[str, Any]] | None = None,
                      public: dict[str, Any] | None = None,
-                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                     history: list[Event] | None = None) -> None:
         """``public_events``: the events' dicts as everyone sees them, when already built;
-        ``public``, ``shared``: see :meth:`_view`."""
+        ``public``, ``shared``: see :meth:`_view`; ``history``: earlier events of the round, as this peer
+        may see them (for a peer that joins mid-round)."""
         game = self.game
         assert game is not None
         p = peer.seat
@@ -1093,6 +1100,8 @@ class Host:
                                "events": shown, "actor": actor, "auto": auto}
         if seq is not None:
             msg["seq"] = seq
+        if history:
+            msg["history"] = [e.view(p).to_dict() for e in history]
         peer.send(msg)
 
     def _broadcast_update(self, events: list[Event], *, actor: int | None, auto: bool,
@@ -1104,6 +1113,9 @@ class Host:
         """
         game = self.game
         assert game is not None
+        if any(e.kind == "deal" for e in events):
+            self.round_events = []
+        self.round_events.extend(events)
         if public is None:
             public = [e.view(None).to_dict() for e in events]
         # The table as everyone sees it is built once, and so is the patch to it

@@ -141,6 +141,7 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
         "auto": _f(bool, required=False),
         "seq": _f(int, lo=0, hi=MAX_SEQ, required=False),
+        "history": _f(list, required=False, hi=200),
     },
     "reject": {
         "seq": _f(int, lo=0, hi=MAX_SEQ),
