@@ -21,7 +21,8 @@ import core
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, HandView, MatchBar, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog, HandView, MatchBar
 from tui_support import settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]

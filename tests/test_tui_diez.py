@@ -16,14 +16,15 @@ import core
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, RoundOverScreen, table_screen_for
-from uno_tui.screens.diez_help import DiezHelpScreen
-from uno_tui.screens.diez_pickers import ChoicePicker, SearchPicker
-from uno_tui.screens.diez_table import DiezTableScreen
+from uno_tui.faces.diez.hand import DiezHandView
+from uno_tui.faces.diez.pickers import SearchPicker
+from uno_tui.faces.diez.table import DiezTableScreen
+from uno_tui.faces.diez.widgets import DiezPilesView, DiezPlayersView
+from uno_tui.faces.diez.words import CARDS, TOKENS, action_words, status_line
+from uno_tui.screens import HelpScreen
+from uno_tui.screens.pickers import ChoicePicker
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog
-from uno_tui.widgets.diez_hand import DiezHandView
-from uno_tui.widgets.diez_table import DiezPilesView, DiezPlayersView
-from uno_tui.widgets.diez_words import CARDS, TOKENS, action_words, status_line
 from tui_support import settle_when, text_of
 
 SIZE = (100, 32)
@@ -501,7 +502,7 @@ async def test_help_page_explains_every_card_and_token() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.05)
         await pilot.press("question_mark")
-        help_screen = await wait_for(pilot, app, DiezHelpScreen)
+        help_screen = await wait_for(pilot, app, HelpScreen)
         text = "\n".join(text_of(w) for w in help_screen.query(Static))
         for kind in TOKENS:
             assert kind.title() in text

@@ -9,7 +9,7 @@ from uno_tui.app import UnoApp
 from uno_tui.screens import NewGameScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog
-from uno_tui.widgets.extended_cards import english, label
+from uno_tui.faces.extended.cards import english, label
 
 CJK = re.compile(r"[\u2e80-\u9fff]")
 SETUP = {"hands": [["RCLIP", "GREGRET", "R1", "WGREN"], ["YCURSE", "R2"], ["Y9", "R4"], ["Y+2", "G1"]],
@@ -52,7 +52,7 @@ async def test_chinese_card_names_by_default() -> None:
 def test_the_labels_fit_their_chips() -> None:
     from rich.cells import cell_len
 
-    from uno_tui.widgets import extended_cards
+    from uno_tui.faces.extended import cards as extended_cards
 
     extended_cards.use_english(True)
     try:

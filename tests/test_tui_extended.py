@@ -21,12 +21,13 @@ from core.variants.extended.cards import TABLE
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, NewGameScreen, TargetPicker, table_screen_for
-from uno_tui.screens.extended_table import ActionMenu, ExtendedHelpScreen, ExtendedTableScreen, ExtRoundOverScreen
+from uno_tui.faces.extended.table import ExtendedTableScreen
+from uno_tui.screens import ActionMenu, HelpScreen, RoundOverScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog
-from uno_tui.widgets.extended_cards import CHIP_WIDTH, ext_chip, label
-from uno_tui.widgets.extended_prompt import action_words, key_hints, situation
-from uno_tui.widgets.extended_views import ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, ExtTableView
+from uno_tui.widgets import GameLog, StatusLine
+from uno_tui.faces.extended.cards import CHIP_WIDTH, ext_chip, label
+from uno_tui.faces.extended.widgets import ExtHandView, ExtPlayersView, ExtPromptView, ExtTableView
+from uno_tui.faces.extended.words import action_words, key_hints, situation
 from tui_support import settle_when, text_of
 
 
@@ -206,7 +207,7 @@ async def test_a_whole_round_against_bots_by_key_presses() -> None:
             await take_move(pilot, app, obs)
         else:
             raise AssertionError("the round did not end")
-        await wait_for(pilot, app, ExtRoundOverScreen, tries=300)
+        await wait_for(pilot, app, RoundOverScreen, tries=300)
         assert "went out first" in text_of(app.screen.query_one("#round-headline"))
         game = app.session.game
         assert game.over and len(game.round_winners) == 1 and sum(game.scores) == 1
@@ -231,7 +232,7 @@ async def test_a_colour_duel_is_answered_by_keys() -> None:
         assert obs["phase"] == "duel" and obs["actor"] == 0
         await wait_for(pilot, app, ActionMenu)
         assert "Colour duel with Ada" in text_of(app.screen.query_one("#moves-title"))
-        assert "r y g b k" in text_of(table_of(app).query_one(ExtStatusLine))
+        assert "r y g b k" in text_of(table_of(app).query_one(StatusLine))
         await pilot.press("r")
         obs = await settle(pilot, app)  # Ada picks
         await wait_for(pilot, app, ActionMenu)
@@ -294,7 +295,7 @@ async def test_c4_is_passed_on_and_exploded_by_keys() -> None:
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert obs["phase"] == "c4" and obs["actor"] == 0
-        assert "e explode" in text_of(table_of(app).query_one(ExtStatusLine))
+        assert "e explode" in text_of(table_of(app).query_one(StatusLine))
         assert "C4 ticking" in text_of(table_of(app).query_one(ExtTableView))
         await select(pilot, app, cid(obs, "B3"))  # three seats: round the table and back to you
         await pilot.press("enter")
@@ -330,9 +331,9 @@ async def test_the_help_page_lists_every_card_with_chinese_and_english_names() -
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app)
         await pilot.press("question_mark")
-        await wait_for(pilot, app, ExtendedHelpScreen)
+        await wait_for(pilot, app, HelpScreen)
         cards = text_of(app.screen.query_one("#help-cards"))
-        from uno_tui.widgets.extended_cards import zh
+        from uno_tui.faces.extended.cards import zh
 
         for face in TABLE:
             assert zh(face.rank) in cards and face.en.split(" ≤")[0].split(" ≥")[0] in cards, face.rank
@@ -375,7 +376,7 @@ async def test_80_by_24_fits_with_a_compact_hand() -> None:
         hand = table.query_one(ExtHandView)
         assert hand.compact
         for widget in (table.query_one(ExtPlayersView), table.query_one(ExtTableView), hand,
-                       table.query_one(ExtStatusLine), table.query_one(GameLog)):
+                       table.query_one(StatusLine), table.query_one(GameLog)):
             r = widget.region
             assert r.height > 0 and r.right <= 80 and r.bottom <= 24, (widget, r)
         assert table.query_one(GameLog).region.height >= 3

@@ -15,7 +15,8 @@ from uno_tui.screens import TableScreen
 from uno_tui.screens.confirm import ConfirmScreen
 from uno_tui.screens.log_screen import LogScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog
 from uno_tui.widgets.log import WrappingLog
 
 VARIANTS = ("classic", "nomercy", "wildrawz", "diez", "extended")

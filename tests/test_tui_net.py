@@ -25,7 +25,8 @@ from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
 from uno_tui.screens import ColorPicker, RoundOverScreen
-from uno_tui.widgets import GameLog, HandView, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog, HandView
 
 SIZE = (110, 36)
 

@@ -12,7 +12,7 @@ from net import discovery
 from net.discovery import Found
 from net.testing import start_host
 from tui_support import until
-from uno_tui.narration import status_line
+from uno_tui.faces.classic.words import status_line
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen
 from uno_tui.netplay.table import NetTableScreen

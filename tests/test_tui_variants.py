@@ -19,12 +19,15 @@ from textual.pilot import Pilot
 import core
 from uno_tui import cli
 from uno_tui.app import UnoApp
-from uno_tui.narration import log_line, status_line
-from uno_tui.screens import (ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker,
-                             TrickRoundOverScreen, TrickTableScreen)
+from uno_tui.faces.classic.pile import PileView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.faces.classic.words import status_line
+from uno_tui.faces.wildrawz.table import TrickTableScreen
+from uno_tui.faces.wildrawz.widgets import RowView, SeatsView, TrickView
+from uno_tui.narration import log_line
+from uno_tui.screens import ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
-from uno_tui.widgets.trick import RowView, SeatsView, TrickView
+from uno_tui.widgets import GameLog, HandView, StatusLine
 from tui_support import settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -286,7 +289,7 @@ async def test_a_whole_wild_rawz_round_by_keys_draft_play_and_leave() -> None:
         else:
             pytest.fail("the round did not end")
         assert took >= 2 and left == 1 and played >= 10 and mid_trick_seen
-        await wait_for(pilot, app, TrickRoundOverScreen)
+        await wait_for(pilot, app, RoundOverScreen)
         obs = app.session.observation()
         shown = text_of(app.screen.query_one("BreakdownTable"))
         for p, row in enumerate(obs["breakdown"]):

@@ -40,7 +40,7 @@ from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
 from .seats import forget_token, load_token, save_token
 from .session import NetSession
-from .table import NetTableMixin, net_table_screen
+from .table import NetTableScreen, net_table_screen
 
 log = logging.getLogger("uno_tui.netplay")
 
@@ -99,7 +99,7 @@ class NetApp(OneLineNotices):
         self.client: Client | None = None
         self.session: NetSession | None = None
         self.lobby_screen = LobbyScreen()
-        self.table: NetTableMixin | None = None
+        self.table: NetTableScreen | None = None
         self.notes: list[str] = []
         """Lines for the lobby's log before it is shown (the host's address, discovery)."""
         self.where = ""

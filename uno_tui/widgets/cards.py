@@ -19,6 +19,9 @@ from core import COLORS, Card as CoreCard, notation
 Card = Mapping[str, Any]
 
 SUITS: tuple[str, ...] = (*COLORS, "wild")
+"""The suits of the UNO deck, in hand order."""
+PALETTE: tuple[str, ...] = (*COLORS, "white", "blank", "wild")
+"""Every colour a card is painted in (Diez adds White and Blank cards), each a ``card--`` class in app.tcss."""
 
 # Words for the big face; notation stays in the corners.
 BIG_LABELS = {
@@ -59,10 +62,10 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 class CardPainter(Widget):
     """Base for widgets that paint cards: the palette lives in app.tcss."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"card--{s}" for s in SUITS} | {"card--rim"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"card--{s}" for s in PALETTE} | {"card--rim"}
 
     def palette(self) -> dict[str, Style]:
-        return {s: self.get_component_rich_style(f"card--{s}") for s in (*SUITS, "rim")}
+        return {s: self.get_component_rich_style(f"card--{s}") for s in (*PALETTE, "rim")}
 
 
 def _rim(style: Style, palette: dict[str, Style], wild: bool, i: int) -> Style:

@@ -12,13 +12,14 @@ from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 
+from .bound import ObsWidget
 from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, chip, sort_key
 
 GAP = 1
 ROW_HEIGHT = CHIP_HEIGHT + 1  # the chips and a marker line beneath them
 
 
-class HandView(CardPainter):
+class HandView(CardPainter, ObsWidget):
     """Shows ``obs["hand"]`` sorted by colour; one card is selected.
 
     Playable cards (those with a legal play in ``obs["legal"]``) are filled
@@ -40,7 +41,7 @@ class HandView(CardPainter):
     REVEAL_EXTRA = 0
     """Lines below the last row (and the chosen card's row) that belong to the hand too."""
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    RELAYOUT = True
     selected: reactive[int] = reactive(0)
     fresh: reactive[frozenset[int]] = reactive(frozenset())
     """Ids of cards just drawn: marked "new" until you act again."""
@@ -56,7 +57,7 @@ class HandView(CardPainter):
             super().__init__()
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__((), **kwargs)
         self.cards: list[dict[str, Any]] = []
         self._selected_id: int | None = None
         self._was_my_turn = False

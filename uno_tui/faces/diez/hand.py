@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diez_cards import DIEZ_CARD_CSS, DiezCardPainter, chip, sort_key
-from .hand import HandView
+from ...widgets.hand import HandView
+from .cards import chip, sort_key
 
 CARD_KINDS = frozenset({"play", "discard", "give"})
 
 
-class DiezHandView(HandView, DiezCardPainter):
-    DEFAULT_CSS = DIEZ_CARD_CSS.replace("DiezCardPainter", "DiezHandView")
-    COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | DiezCardPainter.COMPONENT_CLASSES
+class DiezHandView(HandView):
     card_order = staticmethod(sort_key)
     draw_chip = staticmethod(chip)
 
