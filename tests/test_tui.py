@@ -23,7 +23,7 @@ from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScree
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.faces.classic.players import PlayersView
 from uno_tui.widgets import GameLog, HandView, MatchBar
-from tui_support import settle_when, text_of
+from tui_support import Recorder, settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,17 +87,19 @@ def test_local_session_shows_the_human_only_their_own_cards() -> None:
     session = LocalSession(TableConfig(seed=3, players=3))
     opening = [e for e in session.opening_events() if e.kind == "draw"]
     assert [len(e.cards) for e in opening] == [7, 0, 0] and [e.count for e in opening] == [7, 7, 7]
-    seen: list[core.Event] = []
+    table = Recorder()
+    session.attach(table)
     for _ in range(300):
         obs = session.observation()
         if obs["over"]:
             break
         if obs["current"] == session.me and obs["legal"]:
-            seen += session.send(core.Action.from_dict(obs["legal"][0]))
+            assert session.send(core.Action.from_dict(obs["legal"][0])) is None  # what it did is posted
         else:
-            events = session.bot_step()
-            assert events is not None  # a bot always acts on its own turn
-            seen += events
+            told = len(table.events)
+            assert session.bot_step() == table.events[told:]  # a bot always acts on its own turn
+            assert table.events[told:]
+    seen = table.events
     draws = [e for e in seen if e.kind == "draw" and e.count]
     assert any(e.player != session.me for e in draws) and any(e.player == session.me for e in draws)
     for e in draws:

@@ -30,7 +30,7 @@ async def _shown(english_cards: bool) -> tuple[str, str]:
         curse = next(c.id for c in game.hand(1) if str(c) == "YCURSE")
         from core import Action
 
-        table._after(app.session._redact(game.apply(1, Action("play", curse, None, 2))))
+        app.session.move_for(1, Action("play", curse, None, 2))
         await pilot.pause()
         hand = text_of(table.query_one("#hand"))
         log = "\n".join(t.plain for t in table.query_one(GameLog).entries)

@@ -7,9 +7,12 @@ import io
 from typing import Any, Callable
 
 from rich.console import Console
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
+
+from core import Event
 
 
 def text_of(widget: Widget) -> str:
@@ -44,3 +47,25 @@ async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], 
     if grace:
         await pilot.pause(grace)
     return app.session.observation()
+
+
+class Recorder:
+    """A session's watcher with no screen and no clock: it keeps every event it is told of."""
+
+    watching = False
+    """The bots never move on their own here: the test moves them (``LocalSession.bot_step``)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def post_message(self, message: Message) -> bool:
+        self.events.extend(getattr(message, "events", ()))
+        return True
+
+    def set_timer(self, delay: float, callback: Callable[[], Any]) -> "_NoTimer":
+        return _NoTimer()
+
+
+class _NoTimer:
+    def stop(self) -> None:
+        pass

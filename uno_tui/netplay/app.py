@@ -5,8 +5,7 @@ One :class:`NetApp` holds one :class:`net.Client` (and, when hosting, the
 worker pumps ``client.messages`` and routes each message:
 
 * ``lobby``  → :class:`~.session.NetSession` and the lobby screen (and the table's seat labels);
-* ``update`` → the session, then the table: the first one opens
-  :class:`~.table.NetTableScreen`, later ones go to its ``host_update``;
+* ``update`` → the session, which tells the table (the first one opens it);
 * ``chat``   → the lobby's chat and the table's log;
 * ``reject`` / ``error`` → a notification;
 * ``link``   → "link lost / restored" on the screens;
@@ -309,7 +308,7 @@ class NetApp(OneLineNotices):
             if table is not None:
                 table.lobby_changed(msg)
         elif kind == "update":
-            events = session.absorb_update(msg)
+            events = session.absorb_update(msg)  # and the table, once open, is told by the session
             self._attend(session.observation())
             if any(e.kind == "deal" for e in events):
                 self._match_ended = False
@@ -317,8 +316,6 @@ class NetApp(OneLineNotices):
                 table_screen = net_table_screen(session, pacing=self.pacing)
                 self.table = table_screen  # type: ignore[assignment]
                 await self.push_screen(table_screen)
-            elif table is not None:
-                table.host_update(events)
         elif kind == "chat":
             session.chat.append(msg)
             if self.lobby_screen.is_mounted:

@@ -3,8 +3,8 @@
 A network table is the game's table screen (same widgets, keys and pickers) with
 :class:`NetTableScreen` on top, which adds what a remote table needs:
 
-* the host's updates are pushed in by the app through :meth:`host_update`
-  (a key press only *sends* an intent; what happened is drawn when it comes back);
+* a key press only *sends* an intent: what happened is drawn when the host's update comes
+  back (the session posts it to the table, as a local game's moves are);
 * a chat line (``t`` or ``/`` opens it, enter sends, escape closes) and chat in the log;
 * each seat's status from the lobby (away, a bot playing for them) in the players list;
 * the link's state (lost, restored) on a line above the keys;
@@ -22,11 +22,10 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from core import Event, IllegalAction
+from core import IllegalAction
 
 from ..faces import face_for
 from ..faces.face import Face
-from ..screens.round_over import RoundOverScreen
 from ..screens.table import TableScreen
 from ..widgets import GameLog
 from .session import NetSession
@@ -66,8 +65,6 @@ class NetTableScreen:
 
     def __init__(self, session: NetSession, *, face: Face, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
         super().__init__(session, face=face, pacing=pacing)  # type: ignore[call-arg]
-        self._round_key: tuple[int, int] | None = None  # (round, scores total) of the deal shown last
-        self._last_version = -1
         self._seats_seen: list[dict[str, Any]] | None = None
 
     # -- layout -------------------------------------------------------------------
@@ -79,9 +76,6 @@ class NetTableScreen:
 
     def on_mount(self) -> None:
         # (Textual runs TableScreen.on_mount too, after this one: it is a message handler.)
-        obs = self.session.observation()
-        self._round_key = self._key(obs)
-        self._last_version = obs["version"]
         if self.session.lobby is not None:
             self._seats_seen = self.session.lobby["seats"]
             self._show_away(self._seats_seen)
@@ -98,27 +92,7 @@ class NetTableScreen:
         role = "watching" if s.spectator else ("hosting" if s.is_host else f"seat {s.me + 1}")
         return f"online · {where} · {role} · t: chat"
 
-    # -- pushed in by the app ------------------------------------------------------------
-    @staticmethod
-    def _key(obs: dict[str, Any]) -> tuple[int, int]:
-        return obs["round"], sum(obs["scores"])
-
-    def host_update(self, events: list[Event]) -> None:
-        """The host says the state changed: log it, redraw, and show the end of a round."""
-        obs = self.session.observation()
-        new_deal = any(e.kind == "deal" for e in events) or (
-            self._key(obs) != self._round_key and not obs["over"]
-        ) or obs["version"] < self._last_version
-        self._last_version = obs["version"]
-        if new_deal:
-            rematch = obs["round"] == 0 and self._round_key is not None
-            self._round_key = self._key(obs)
-            self._round_over_pending = False
-            if isinstance(self.app.screen, RoundOverScreen):
-                self.app.screen.dismiss("stay")  # the host dealt: back to the table
-            self.query_one(GameLog).add_heading(("New match · " if rematch else "") + f"Round {obs['round'] + 1}")
-        self._after(events)
-
+    # -- told by the app ---------------------------------------------------------------
     def lobby_changed(self, lobby: dict[str, Any]) -> None:
         """Seats' statuses changed: relabel the players and tell the log who left or came back."""
         players = self._players()
@@ -199,17 +173,6 @@ class NetTableScreen:
             self.session.say(text)
         except IllegalAction as e:
             self._explain(str(e))
-
-    # -- between rounds: the host deals --------------------------------------------------------
-    def _deal(self, how: str) -> None:  # type: ignore[override]
-        self._round_over_pending = False
-        try:
-            if how == "rematch":
-                self.session.rematch()
-            else:
-                self.session.next_round()
-        except IllegalAction as e:
-            self.notify(str(e)[:1].upper() + str(e)[1:], title="Between rounds", timeout=4)
 
 
 _CLASSES: dict[type, type] = {}

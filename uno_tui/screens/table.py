@@ -1,8 +1,10 @@
 """The table: what every game's table screen shares.
 
-A table draws the session's observation, turns keys into intents, and paces the bots with a
-timer. It decides no rule: a key becomes an action taken from ``obs["legal"]`` when there is one,
-and otherwise the action is sent anyway so the engine explains (in words) why it cannot be done.
+A table draws the session's observation and turns keys into intents. It decides no rule: a key
+becomes an action taken from ``obs["legal"]`` when there is one, and otherwise the action is sent
+anyway so the engine explains (in words) why it cannot be done. Whatever changes the table (your
+intent, another player's move, a deal) comes back from the session as a
+:class:`~uno_tui.session.SessionChanged` message: the table logs it and redraws.
 
 Each game's table (``uno_tui/faces/<variant>/table.py``) subclasses :class:`TableScreen`: it
 places its own panels (:meth:`_compose_top` and the hooks beside it), lists its keys with
@@ -12,7 +14,6 @@ round's summary and its status line come from its face (:class:`uno_tui.faces.fa
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from textual import events, on
@@ -28,14 +29,12 @@ from core import Action, Event, IllegalAction
 
 from ..faces.face import Face
 from ..narration import humanize_error
-from ..session import Session
+from ..session import MIN_TIMER, Session, SessionChanged
 from ..widgets import GameLog, HandView, MatchBar, StatusLine
 from .help import HelpScreen
 from .log_screen import LogScreen
 from .round_over import RoundOverChoice, RoundOverScreen
 
-MIN_TIMER = 0.005
-"""Fast mode still goes through a timer (a zero interval is not allowed), so keys stay responsive."""
 MIN_SIZE = (60, 18)
 """Below this the table cannot be drawn legibly; a message says so instead."""
 WIDE = 118
@@ -63,8 +62,8 @@ def table_bindings(play: str, *keys: Binding) -> list[Binding]:
 
 
 class TableScreen(Screen[None]):
-    """What every game's table shares: the layout's frame, the log, the size checks, the bots' pace,
-    sending intents, help and the whole log, and what happens between rounds.
+    """What every game's table shares: the layout's frame, the log, the size checks, sending intents
+    and showing what they changed, help and the whole log, and what happens between rounds.
 
     A subclass lists its keys (``BINDINGS = table_bindings(...)`` with ``inherit_bindings=False``),
     places its panels, and answers its keys; the hooks it may override are the ``_compose_*``
@@ -87,9 +86,10 @@ class TableScreen(Screen[None]):
         self.face = face
         """The game on this table: its name, words, help and round summary."""
         self.pacing = pacing
-        self._rng = random.Random()  # pacing jitter only; the game's randomness is in core
-        self._bot_timer: Timer | None = None
-        self._told = False  # the log has the round's heading and deal: bots may move after it
+        """The pause before each move of the others (low, high seconds); (0, 0) is fast mode."""
+        self._told = False  # the log has the round's heading and deal: the others may move after it
+        self._round_key: tuple[int, int] | None = None  # (round, scores total) of the deal shown last
+        self._last_version = -1
         self._round_over_timer: Timer | None = None
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
         self._too_small = False
@@ -139,8 +139,14 @@ class TableScreen(Screen[None]):
         log.english = bool(getattr(self.app, "english_cards", False))
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
+        assert self.obs is not None
+        self._round_key, self._last_version = self._deal_key(self.obs), self.obs["version"]
+        self.session.attach(self, pacing=self.pacing)
         # The log writes once it knows its width, so the deal is told after the first layout.
         self.call_after_refresh(self._tell_deal)
+
+    def on_unmount(self) -> None:
+        self.session.attach(None)
 
     def _tell_deal(self) -> None:
         log = self.query_one(GameLog)
@@ -148,8 +154,14 @@ class TableScreen(Screen[None]):
         log.add_heading(f"Round {self.obs['round'] + 1}")
         log.add_events(self.session.opening_events(), self.session.names, self.session.me)
         self._told = True
-        self._schedule_bots()  # in case a bot begins (a Reverse or Skip turned up first)
+        self.session.wake()  # in case a bot begins (a Reverse or Skip turned up first)
         self._prompt_if_asked()  # a scripted position may start with a question to you
+
+    @property
+    def watching(self) -> bool:
+        """The human can see the table: it is on top, big enough, and the log has told the deal
+        (the others wait until then; see :meth:`Session.wake`)."""
+        return self._told and not self._too_small and self.is_active
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -176,7 +188,7 @@ class TableScreen(Screen[None]):
         if was != too_small:
             self.refresh_bindings()
         if was and not too_small:
-            self._schedule_bots()  # the bots waited while you could not see them
+            self.session.wake()  # the others waited while you could not see them
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys that act on a table you cannot see are switched off (ctrl+q is the app's).
@@ -199,21 +211,41 @@ class TableScreen(Screen[None]):
         count = len(obs.get("hand", ()))
         return f"Your hand · {count} card{'s' if count != 1 else ''} · {obs['scores'][obs['me']]} pts"
 
+    @on(SessionChanged)
+    def _session_changed(self, message: SessionChanged) -> None:
+        """The session says the table changed: a new deal gets its heading, then log and redraw."""
+        obs = self.session.observation()
+        events = message.events
+        new_deal = any(e.kind == "deal" for e in events) or (
+            self._deal_key(obs) != self._round_key and not obs["over"]) or obs["version"] < self._last_version
+        self._last_version = obs["version"]
+        if new_deal:
+            rematch = obs["round"] == 0
+            self._round_key = self._deal_key(obs)
+            self._round_over_pending = False
+            self.query_one("#hand", HandView).fresh = frozenset()
+            if isinstance(self.app.screen, RoundOverScreen):
+                self.app.screen.dismiss("stay")  # someone else dealt (a network host): back to the table
+            self.query_one(GameLog).add_heading(("New match · " if rematch else "") + f"Round {obs['round'] + 1}")
+        self._after(events)
+
+    @staticmethod
+    def _deal_key(obs: dict[str, Any]) -> tuple[int, int]:
+        """What tells one deal from the next: the round, and the scores so far (a rematch starts at 0)."""
+        return obs["round"], sum(obs["scores"])
+
     def _after(self, events: list[Event]) -> None:
-        """Log what happened, redraw, and let the game go on."""
+        """Log what happened, redraw, and show the end of a round."""
         self.query_one(GameLog).add_events(events, self.session.names, self.session.me)
         self._mark_drawn(events)
         self._refresh()
         assert self.obs is not None
         self.call_after_refresh(self._prompt_if_asked)
         if self.obs["over"]:
-            self._stop_bots()
             self._round_over_pending = True
             delay = MIN_TIMER if self.pacing[1] == 0 else 1.2  # a moment to see the last card land
             if self._round_over_timer is None:
                 self._round_over_timer = self.set_timer(delay, self._show_round_over)
-        else:
-            self._schedule_bots()
 
     def _mark_drawn(self, events: list[Event]) -> None:
         """Mark the cards you just drew (the events name them to you) as new in your hand."""
@@ -237,47 +269,23 @@ class TableScreen(Screen[None]):
         False when it asks for none."""
         return False
 
-    # -- bots -----------------------------------------------------------------------
-    def _schedule_bots(self) -> None:
-        """(Re)start the pause before the bots' next move."""
-        self._stop_bots()
-        if not self._told:
-            return  # _tell_deal starts them, once the log has told the deal
-        low, high = self.pacing
-        delay = self._rng.uniform(low, high) if high > 0 else MIN_TIMER
-        self._bot_timer = self.set_timer(delay, self._bot_tick)
-
-    def _stop_bots(self) -> None:
-        if self._bot_timer is not None:
-            self._bot_timer.stop()
-            self._bot_timer = None
-
-    def _bot_tick(self) -> None:
-        self._bot_timer = None
-        if self._too_small or not self.is_active:
-            return  # resumed by _fit or on_screen_resume
-        events = self.session.bot_step()
-        if events is not None:
-            self._after(events)
-        # None: nobody else wants to act; the next change (your move) wakes the bots.
-
     def on_screen_resume(self) -> None:
         if self.obs is None:
             return
         if not self.obs["over"]:
-            self._schedule_bots()
+            self.session.wake()  # the others waited while a picker or a page covered the table
         elif self._round_over_pending and self._round_over_timer is None:
             self._round_over_timer = self.set_timer(MIN_TIMER, self._show_round_over)
 
     # -- the human's intents --------------------------------------------------------------
     def _send(self, action: Action) -> bool:
+        """Send the human's intent; what it changes comes back as a :class:`SessionChanged`."""
         try:
-            events = self.session.send(action)
+            self.session.send(action)
         except IllegalAction as e:
             self._explain(str(e))
             return False
         self.query_one("#hand", HandView).fresh = frozenset()  # you acted: your new cards are seen
-        self._after(events)
         return True
 
     def _sent(self, action: Action | None) -> None:
@@ -338,11 +346,9 @@ class TableScreen(Screen[None]):
             self._deal("rematch" if self.obs["match_over"] else "next")
             return
         try:
-            events = self.session.next_round()
+            self.session.next_round()
         except IllegalAction as e:
             self._explain(str(e))  # "the round is still being played"
-            return
-        self._after(events)
 
     def action_help(self) -> None:
         assert self.obs is not None
@@ -369,10 +375,12 @@ class TableScreen(Screen[None]):
             self.app.exit()
 
     def _deal(self, how: RoundOverChoice) -> None:
+        """Deal the next round (or a rematch); it comes back as a new deal. A network joiner is told the host deals."""
         self._round_over_pending = False
-        self.query_one("#hand", HandView).fresh = frozenset()
-        events = self.session.rematch() if how == "rematch" else self.session.next_round()
-        log = self.query_one(GameLog)
-        obs = self.session.observation()
-        log.add_heading(("New match · " if how == "rematch" else "") + f"Round {obs['round'] + 1}")
-        self._after(events)
+        try:
+            if how == "rematch":
+                self.session.rematch()
+            else:
+                self.session.next_round()
+        except IllegalAction as e:
+            self.notify(str(e)[:1].upper() + str(e)[1:], title="Between rounds", timeout=4)
