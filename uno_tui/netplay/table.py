@@ -28,6 +28,7 @@ from ..faces import face_for
 from ..faces.face import Face
 from ..screens.table import TableScreen
 from ..widgets import GameLog
+from .news import ChatHeard, LinkChanged, LobbyChanged, NoteAdded
 from .session import NetSession
 
 CHAT_STYLE = "bold magenta"
@@ -92,7 +93,21 @@ class NetTableScreen:
         role = "watching" if s.spectator else ("hosting" if s.is_host else f"seat {s.me + 1}")
         return f"online · {where} · {role} · t: chat"
 
-    # -- told by the app ---------------------------------------------------------------
+    # -- the host's news (posted by the app: see .news) ---------------------------------------
+    # Plain ``on_`` handlers: Textual finds them on a mixin too (``@on`` needs a DOM class).
+    def on_lobby_changed(self, message: LobbyChanged) -> None:
+        if message.lobby is not None:
+            self.lobby_changed(message.lobby)
+
+    def on_chat_heard(self, message: ChatHeard) -> None:
+        self.add_chat(message.line)
+
+    def on_note_added(self, message: NoteAdded) -> None:
+        self.add_note(message.text)
+
+    def on_link_changed(self, message: LinkChanged) -> None:
+        self.link_changed(message.state, message.reason)
+
     def lobby_changed(self, lobby: dict[str, Any]) -> None:
         """Seats' statuses changed: relabel the players and tell the log who left or came back."""
         players = self._players()
