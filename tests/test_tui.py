@@ -22,8 +22,8 @@ from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.faces.classic.players import PlayersView
-from uno_tui.widgets import GameLog, HandView, MatchBar
-from tui_support import Recorder, settle_when, text_of
+from uno_tui.widgets import HandView, MatchBar
+from tui_support import Recorder, log_text, notifications, run_cli, select, settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,27 +33,10 @@ def make_app(seed: int = 3, **config: Any) -> UnoApp:
     return UnoApp(LocalSession(TableConfig(seed=seed, **config)), pacing=(0.0, 0.0))
 
 
-def log_text(app: App) -> str:
-    log = app.screen_stack[0].query_one(GameLog)
-    return "\n".join(strip.text for strip in log.lines)
-
-
-def notifications(app: App) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act or the round is over."""
     return await settle_when(pilot, app, lambda obs: obs["over"] or (
         obs["current"] == obs["me"] and isinstance(app.screen, TableScreen)), timeout, grace=0)
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = app.screen.query_one(HandView)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
 
 
 async def take_turn(pilot: Pilot, app: UnoApp) -> None:
@@ -348,12 +331,6 @@ async def test_a_too_small_terminal_says_so_and_recovers() -> None:
 
 
 # -- the command line -------------------------------------------------------------------
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "uno_tui.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60, cwd=ROOT)
-
-
 def test_cli_help_explains_every_flag() -> None:
     top = run_cli("--help")
     assert top.returncode == 0

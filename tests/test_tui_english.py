@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from tui_support import text_of
+from tui_support import table_of, text_of
 from uno_tui.app import UnoApp
-from uno_tui.screens import NewGameScreen, TableScreen
+from uno_tui.screens import NewGameScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog
 from uno_tui.faces.extended.cards import english, label
@@ -16,16 +16,12 @@ SETUP = {"hands": [["RCLIP", "GREGRET", "R1", "WGREN"], ["YCURSE", "R2"], ["Y9",
          "discard": ["Y3"], "current": 1}
 
 
-def _table(app: UnoApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
 async def _shown(english_cards: bool) -> tuple[str, str]:
     app = UnoApp(LocalSession(TableConfig(variant="extended", seed=2, setup=SETUP, english=english_cards)),
                  pacing=(600.0, 600.0))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        table = _table(app)
+        table = table_of(app)
         game = app.session.game
         curse = next(c.id for c in game.hand(1) if str(c) == "YCURSE")
         from core import Action

@@ -11,7 +11,6 @@ import asyncio
 from typing import Any
 
 from rich.cells import cell_len
-from textual.app import App
 from textual.pilot import Pilot
 
 import core
@@ -28,18 +27,10 @@ from uno_tui.widgets import GameLog, StatusLine
 from uno_tui.faces.extended.cards import CHIP_WIDTH, ext_chip, label
 from uno_tui.faces.extended.widgets import ExtHandView, ExtPlayersView, ExtPromptView, ExtTableView
 from uno_tui.faces.extended.words import action_words, key_hints, situation
-from tui_support import settle_when, text_of
+from tui_support import card_id, log_text, select, settle_when, table_of, text_of, wait_for
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def table_of(app: App) -> ExtendedTableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, ExtendedTableScreen))
-
-
-def log_text(app: App) -> str:
-    return "\n".join(strip.text for strip in table_of(app).query_one(GameLog).lines)
-
-
 def ext_app(setup: dict[str, Any] | None = None, players: int = 3, seed: int = 1, **options: Any) -> UnoApp:
     return UnoApp(LocalSession(TableConfig(variant="extended", players=players, seed=seed, setup=setup,
                                            options=options)), pacing=(0.0, 0.0))
@@ -50,26 +41,6 @@ async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, 
     return await settle_when(pilot, app, lambda obs: obs["over"] or any(
         a["kind"] in ("uno", "catch") for a in obs["legal"]) or (obs["actor"] == obs["me"] and obs["legal"]),
         timeout, grace=0.01)
-
-
-async def wait_for(pilot: Pilot, app: App, screen_type: type, tries: int = 100) -> None:
-    for _ in range(tries):
-        if isinstance(app.screen, screen_type):
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{screen_type.__name__} never showed (on top: {type(app.screen).__name__})")
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = table_of(app).query_one(ExtHandView)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
-
-
-def cid(obs: dict[str, Any], notation: str) -> int:
-    return next(c["id"] for c in obs["hand"] if core.notation(c["color"], c["rank"]) == notation)
 
 
 async def use_card(pilot: Pilot, app: UnoApp, action: dict[str, Any]) -> None:
@@ -223,7 +194,7 @@ async def test_a_colour_duel_is_answered_by_keys() -> None:
     app = ext_app(setup, players=3)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "RDUELC"))
+        await select(pilot, app, card_id(obs, "RDUELC"))
         await pilot.press("enter")
         await wait_for(pilot, app, TargetPicker)
         assert "duel whom" in text_of(app.screen.query_one("#target-title"))
@@ -262,7 +233,7 @@ async def test_a_grenade_comes_back_and_is_answered_by_keys() -> None:
     app = ext_app(setup, players=2)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WGREN"))
+        await select(pilot, app, card_id(obs, "WGREN"))
         await pilot.press("enter")
         await wait_for(pilot, app, ColorPicker)
         await pilot.press("b")
@@ -291,13 +262,13 @@ async def test_c4_is_passed_on_and_exploded_by_keys() -> None:
     app = ext_app(setup, players=3)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WC4"))
+        await select(pilot, app, card_id(obs, "WC4"))
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert obs["phase"] == "c4" and obs["actor"] == 0
         assert "e explode" in text_of(table_of(app).query_one(StatusLine))
         assert "C4 ticking" in text_of(table_of(app).query_one(ExtTableView))
-        await select(pilot, app, cid(obs, "B3"))  # three seats: round the table and back to you
+        await select(pilot, app, card_id(obs, "B3"))  # three seats: round the table and back to you
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert obs["phase"] == "c4" and obs["actor"] == 0
