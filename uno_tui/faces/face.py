@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.widget import Widget
 
+    from ..widgets.cards import CardPainting
+
 Observation = dict[str, Any]
 """An observation as the engine gives it (``core.Game.observation``)."""
 
@@ -98,6 +100,13 @@ class Face:
     def round_summary(self, obs: Observation, names: Sequence[str]) -> RoundSummary:
         """What the round-over screen shows of the round just ended (``obs`` is the viewer's)."""
         raise NotImplementedError
+
+    def card_painting(self) -> CardPainting:
+        """How the game's cards are drawn: chips for the hand, one-line cards, the hand's order
+        (the UNO deck's unless the game has cards of its own)."""
+        from ..widgets.cards import UNO_CARDS
+
+        return UNO_CARDS
 
     # -- words (pure functions of the observation) ----------------------------------------------
     def status_line(self, obs: Observation, names: Sequence[str], deals: bool = True) -> str:

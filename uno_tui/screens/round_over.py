@@ -8,9 +8,8 @@ left that the shedding games show.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
-from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..faces.face import RoundSummary
-from ..widgets.cards import CardPainter, inline_card, sort_key
+from ..widgets.cards import UNO_CARDS, CardPainter, CardPainting
 
 RoundOverChoice = Literal["next", "rematch", "quit", "stay"]
 """next: deal the next round; rematch: a new match; quit; stay: look at the table."""
@@ -54,19 +53,17 @@ class Summary:
 class HandsTable(CardPainter):
     """Each player's remaining cards and match total, the winner first.
 
-    ``inline`` and ``order`` paint and sort the game's cards; ``hand_points`` adds each hand's worth.
+    ``painting`` draws and sorts the game's cards; ``hand_points`` adds each hand's worth.
     """
 
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"hands--winner", "hands--dim"}
 
-    def __init__(self, obs: dict[str, Any], names: Sequence[str], *,
-                 inline: Callable[[Any, dict[str, Style]], Text] = inline_card,
-                 order: Callable[[Any], Any] = sort_key, hand_points: bool = False) -> None:
+    def __init__(self, obs: dict[str, Any], names: Sequence[str], painting: CardPainting = UNO_CARDS, *,
+                 hand_points: bool = False) -> None:
         super().__init__()
         self.obs = obs
         self.names = list(names)
-        self.inline = inline
-        self.order = order
+        self.painting = painting
         self.hand_points = hand_points
 
     def render(self) -> Table:
@@ -81,11 +78,11 @@ class HandsTable(CardPainter):
         order = sorted(range(len(self.names)), key=lambda p: (p != obs["winner"], p))
         for p in order:
             name = "You" if p == obs["me"] else self.names[p]
-            hand = sorted(obs["hands"][p], key=self.order)
+            hand = sorted(obs["hands"][p], key=self.painting.order)
             if obs["players"][p].get("out"):
                 cards = Text("knocked out (Mercy)", dim)
             elif hand:
-                cards = Text(" ").join(self.inline(c, palette) for c in hand)
+                cards = Text(" ").join(self.painting.inline(c, palette) for c in hand)
                 if self.hand_points:
                     cards.append(f"  ({obs['hand_points'][p]})", dim)
             else:

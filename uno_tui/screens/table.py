@@ -125,7 +125,7 @@ class TableScreen(Screen[None]):
         yield from ()
 
     def _hand_view(self) -> HandView:
-        return HandView(id="hand")
+        return HandView(self.face.card_painting(), id="hand")
 
     def on_mount(self) -> None:
         self.query_one("#log").border_title = "Log"

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from .bound import ObsWidget
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, chip, sort_key
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, UNO_CARDS, CardPainter, CardPainting
 
 GAP = 1
 ROW_HEIGHT = CHIP_HEIGHT + 1  # the chips and a marker line beneath them
@@ -34,10 +34,6 @@ class HandView(CardPainter, ObsWidget):
     ACTION = "play"
     """The kind of the legal actions that make a card playable (filled, with a dot)."""
     EMPTY = "No cards in hand."
-    card_order = staticmethod(sort_key)
-    """The sort key of the cards shown (variants order their own ranks)."""
-    draw_chip = staticmethod(chip)
-    """Draws one card as a chip (variants paint their own colours)."""
     REVEAL_EXTRA = 0
     """Lines below the last row (and the chosen card's row) that belong to the hand too."""
 
@@ -56,8 +52,10 @@ class HandView(CardPainter, ObsWidget):
             self.card_id = card_id
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, painting: CardPainting = UNO_CARDS, **kwargs: Any) -> None:
+        """``painting``: how the game's cards are drawn and ordered (its face's card painter)."""
         super().__init__((), **kwargs)
+        self.painting = painting
         self.cards: list[dict[str, Any]] = []
         self._selected_id: int | None = None
         self._was_my_turn = False
@@ -84,7 +82,7 @@ class HandView(CardPainter, ObsWidget):
         return self._my_turn(self.obs or {})
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.card_order) if obs else []
+        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.painting.order) if obs else []
         ids = [c["id"] for c in self.cards]
         playable = self.playable_ids()
         my_turn = self._my_turn(obs)
@@ -164,7 +162,7 @@ class HandView(CardPainter, ObsWidget):
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
-            chips = [self.draw_chip(c, palette, playable=c["id"] in playable or not my_turn,
+            chips = [self.painting.chip(c, palette, playable=c["id"] in playable or not my_turn,
                                     selected=start + i == self.selected) for i, c in enumerate(row)]
             for y in ((1,) if flat else range(CHIP_HEIGHT)):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))

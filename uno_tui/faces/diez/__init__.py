@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..face import Face, HelpPage, Observation
 
 if TYPE_CHECKING:
+    from ...widgets.cards import CardPainting
     from .round_over import DiezSummary
     from .table import DiezTableScreen
 
@@ -38,6 +39,11 @@ class DiezFace(Face):
         from .round_over import DiezSummary
 
         return DiezSummary(obs, names)
+
+    def card_painting(self) -> CardPainting:
+        from .cards import DIEZ_CARDS
+
+        return DIEZ_CARDS
 
     def status_line(self, obs: Observation, names: Sequence[str], deals: bool = True) -> str:
         from .words import status_line

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from core import COLORS
 
-from ...widgets.cards import CHIP_WIDTH, chip as classic_chip
+from ...widgets.cards import CHIP_WIDTH, CardPainting, chip as classic_chip
 from .words import card_text
 
 Card = Mapping[str, Any]
@@ -58,3 +58,7 @@ def color_swatch(color: str | None, palette: dict[str, Style], width: int = 6) -
         return Text("any".center(width), Style(dim=True))
     style = palette.get(color, palette["wild"])
     return Text(color[:width].center(width), style + Style(bold=True))
+
+
+DIEZ_CARDS = CardPainting(chip=chip, inline=inline_card, order=sort_key)
+"""Diez's cards, White and Blank ones included (``DiezFace.card_painting``)."""

@@ -10,15 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...widgets.hand import HandView
-from .cards import chip, sort_key
 
 CARD_KINDS = frozenset({"play", "discard", "give"})
 
 
 class DiezHandView(HandView):
-    card_order = staticmethod(sort_key)
-    draw_chip = staticmethod(chip)
-
     def usable_faces(self) -> set[tuple[Any, Any]]:
         if self.obs is None:
             return set()

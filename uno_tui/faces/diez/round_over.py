@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 
 from ...screens.round_over import HandsTable, Summary
-from .cards import inline_card, sort_key
+from .cards import DIEZ_CARDS
 
 
 class DiezSummary(Summary):
@@ -27,4 +27,4 @@ class DiezSummary(Summary):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="round-hands"):
-            yield HandsTable(self.obs, self.names, inline=inline_card, order=sort_key, hand_points=True)
+            yield HandsTable(self.obs, self.names, DIEZ_CARDS, hand_points=True)

@@ -79,7 +79,7 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
         yield DiezPilesView(names, id="pile").data_bind(TableScreen.obs)
 
     def _hand_view(self) -> HandView:
-        return DiezHandView(id="hand")
+        return DiezHandView(self.face.card_painting(), id="hand")
 
     def _hand_title(self, obs: dict[str, Any]) -> str:
         title = super()._hand_title(obs)

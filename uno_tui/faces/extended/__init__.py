@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..face import Face, HelpPage, Observation
 
 if TYPE_CHECKING:
+    from ...widgets.cards import CardPainting
     from .round_over import ExtendedSummary
     from .table import ExtendedTableScreen
 
@@ -41,6 +42,11 @@ class ExtendedFace(Face):
         from .round_over import ExtendedSummary
 
         return ExtendedSummary(obs, names)
+
+    def card_painting(self) -> CardPainting:
+        from .cards import EXTENDED_PAINTING
+
+        return EXTENDED_PAINTING
 
     def status_line(self, obs: Observation, names: Sequence[str], deals: bool = True) -> str:
         from .words import key_hints

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from core import notation
 
-from ...widgets.cards import SUITS, _rim, suit
+from ...widgets.cards import SUITS, CardPainting, _rim, suit
 from ..core_words import EXTENDED_BY_RANK, EXTENDED_CARDS, extended_card_words, extended_zh as zh
 
 Card = Mapping[str, Any]
@@ -132,5 +132,9 @@ def card_back_text(count: int, style: Style) -> Text:
     return Text("▮" * count if count else "·", style)
 
 
-__all__ = ["CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "ext_chip", "ext_inline",
+EXTENDED_PAINTING = CardPainting(chip=ext_chip, inline=ext_inline, order=sort_key)
+"""The extended rules' cards: chips wide enough for a Chinese label (``ExtendedFace.card_painting``)."""
+
+
+__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "ext_chip", "ext_inline",
            "gloss", "label", "pad", "sort_key", "zh"]

@@ -62,7 +62,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         yield ExtPromptView(names, id="prompt").data_bind(TableScreen.obs)
 
     def _hand_view(self) -> HandView:
-        return ExtHandView(id="hand")
+        return ExtHandView(self.face.card_painting(), id="hand")
 
     def on_mount(self) -> None:
         # Card names in English for players who do not read Chinese (play --english, the new-game screen's e);

@@ -19,7 +19,7 @@ from ...widgets.bound import ObsWidget
 from ...widgets.cards import CardPainter
 from ...widgets.hand import HandView
 from ...widgets.players import SeatRows
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss, sort_key, zh
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss, zh
 from .words import PHASE_WORDS, effect_phrase, situation
 
 CARD_KINDS = frozenset({"play", "camo", "attach", "discard", "keep"})
@@ -216,7 +216,6 @@ class ExtHandView(HandView):
 
     COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | {"hand--gloss"}
 
-    card_order = staticmethod(sort_key)
     REVEAL_EXTRA = 1  # the gloss line
     compact: reactive[bool] = reactive(False, layout=True)
 

@@ -39,11 +39,11 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
     def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
         yield SeatsView(names, labels, id="seats").data_bind(TableScreen.obs)
         with Vertical(id="trick-panel"):
-            yield RowView(id="row").data_bind(TableScreen.obs)
+            yield RowView(self.face.card_painting(), id="row").data_bind(TableScreen.obs)
             yield TrickView(names, id="trick").data_bind(TableScreen.obs)
 
     def _hand_view(self) -> HandView:
-        return TrickHandView(id="hand")
+        return TrickHandView(self.face.card_painting(), id="hand")
 
     def _refresh(self) -> None:
         super()._refresh()
