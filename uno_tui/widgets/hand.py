@@ -163,7 +163,7 @@ class HandView(CardPainter, ObsWidget):
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
             chips = [self.painting.chip(c, palette, playable=c["id"] in playable or not my_turn,
-                                    selected=start + i == self.selected) for i, c in enumerate(row)]
+                                        selected=start + i == self.selected) for i, c in enumerate(row)]
             for y in ((1,) if flat else range(CHIP_HEIGHT)):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()
