@@ -284,6 +284,19 @@ def test_a_torsion_mark_is_caught_before_the_epoch_is_trusted() -> None:
     assert caught.value.code == "point" and caught.value.culprit == 1
 
 
+def test_re_randomisers_made_ahead_are_used_once() -> None:
+    r = SimRound(2, 20)
+    for p in r.parts:
+        p.prepare(30)
+    ep = r.epoch()
+    assert all(len(p.pads) == 10 for p in r.parts)
+    pad = r.parts[0].pads[0]
+    r.epoch()  # takes the 10 left and makes 10 more
+    assert all(p.pads == [] for p in r.parts)
+    assert all(pad[1] not in (a for a, _ in pas.deck) for pas in ep.passes)
+    r.audit()
+
+
 def test_a_pass_out_of_turn_or_of_the_wrong_size_is_refused() -> None:
     r = SimRound(3, 20)
     ep = Epoch(r.keys, 0, Deck.open(r.codec), r.pids, r.codec)

@@ -7,7 +7,7 @@ holds. A card ``M`` (a point, see :mod:`net.sealed.codec`) is encrypted as
 an epoch's known cards enter it.
 
 * **A pass** (:func:`shuffle`) re-randomises every ciphertext (adds ``r_k*G``
-  and ``r_k*Y``) and permutes them. It comes with a Chaum-Pedersen proof
+  and ``r_k*Y``, made ahead of time: :func:`make_pads`) and permutes them. It comes with a Chaum-Pedersen proof
   that the sum of its output minus the sum of its input is an encryption of
   nothing: the deck's *sum of cards* is kept, so a pass that substitutes,
   duplicates or drops a card is caught the moment its proof is checked,
@@ -35,10 +35,9 @@ from core.source import permutation
 
 from .codec import CardCodec
 from .faults import Fault
-from .group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, sadd, sub, total
+from .group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, random_scalar, sadd, sub, total
 from .proofs import check_dleq, prove_dleq
 
-TAG_PASS_R = b"uno-tui/sealed/pass-r/v1"
 TAG_PASS_PI = b"uno-tui/sealed/pass-pi/v1"
 TAG_PASS_CTX = b"uno-tui/sealed/pass/v1"
 TAG_SHARE_CTX = b"uno-tui/sealed/share/v1"
@@ -130,25 +129,44 @@ class Pass:
         return cls(d["by"], deck, d["proof"])
 
 
-def rerandomize(ct: Ciphertext, r: bytes, Y: bytes) -> Ciphertext:
-    """``ct`` plus an encryption of nothing with randomness ``r``."""
-    return add(ct[0], base(r)), add(ct[1], mul(r, Y))
+Pad = tuple[bytes, bytes, bytes]
+"""A re-randomiser made ahead of time: ``(r, r*G, r*Y)``."""
 
 
-def shuffle(ctx: bytes, Y: bytes, deck: Deck, index: int, author: int, seed: bytes | None = None) -> Pass:
+def make_pads(Y: bytes, count: int) -> list[Pad]:
+    """``count`` fresh re-randomisers under joint key ``Y``.
+
+    They are the whole cost of a pass but for two additions per card, and
+    they depend only on the joint key: a participant makes them as soon as
+    the round's keys are known (in the pause before the round, or while the
+    others shuffle) so that its pass, on the table's critical path, is quick.
+    Each is used once and then forgotten; nothing of them is saved.
+    """
+    out = []
+    for _ in range(count):
+        r = random_scalar()
+        out.append((r, base(r), mul(r, Y)))
+    return out
+
+
+def shuffle(ctx: bytes, Y: bytes, deck: Deck, index: int, author: int, seed: bytes | None = None,
+            pads: list[Pad] | None = None) -> Pass:
     """``author``'s pass number ``index`` over ``deck`` under joint key ``Y``.
 
-    The permutation and the re-randomisers come from ``seed`` (fresh if not
-    given); nothing of them needs keeping once the pass is published.
+    The permutation comes from ``seed`` (fresh if not given), the
+    re-randomisers from ``pads`` (one per card, made now if not given);
+    nothing of either needs keeping once the pass is published.
     """
     n = len(deck)
     seed = seed if seed is not None else secrets.token_bytes(32)
+    pads = pads if pads is not None else make_pads(Y, n)
+    if len(pads) != n:
+        raise ValueError(f"a pass over {n} cards needs {n} pads, not {len(pads)}")
     pi = permutation(hash_scalar(TAG_PASS_PI, seed), n)
-    rs = [hash_scalar(TAG_PASS_R, seed, k.to_bytes(4, "big")) for k in range(n)]
-    out = Deck([rerandomize(deck[pi[k]], rs[k], Y) for k in range(n)])
-    R = rs[0]
-    for r in rs[1:]:
-        R = sadd(R, r)
+    out = Deck([(add(deck[pi[k]][0], pads[k][1]), add(deck[pi[k]][1], pads[k][2])) for k in range(n)])
+    R = pads[0][0]
+    for pad in pads[1:]:
+        R = sadd(R, pad[0])
     proof = prove_dleq(pass_context(ctx, index, author), R, None, base(R), Y, mul(R, Y))
     return Pass(author, out, proof)
 

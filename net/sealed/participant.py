@@ -14,7 +14,7 @@ import secrets
 from typing import Iterable
 
 from .codec import NotACard
-from .elgamal import Pass, Share, check_share, decrypt, make_share, shuffle
+from .elgamal import Pad, Pass, Share, check_share, decrypt, make_pads, make_share, shuffle
 from .envelope import Envelope, Signer, seal, shares_of, unseal
 from .epoch import Epoch
 from .faults import Fault
@@ -42,6 +42,12 @@ class Participant:
         """Proven shares from others, by slot and author."""
         self.cards: dict[Slot, int] = {}
         """The card of every slot this participant has opened (its own and the public ones it saw)."""
+        self.pads: list[Pad] = []
+        """Re-randomisers made ahead (:meth:`prepare`), used once each by the next passes."""
+
+    def prepare(self, count: int) -> None:
+        """Make ``count`` more re-randomisers now (idle time), so the next passes only add."""
+        self.pads += make_pads(self.keys.joint, count)
 
     def add_epoch(self, epoch: Epoch) -> None:
         self.epochs[epoch.number] = epoch
@@ -56,14 +62,20 @@ class Participant:
     def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
         """This participant's pass over epoch ``e``'s current deck (the caller publishes it).
 
-        It checks the points of the deck it shuffles first, unless the caller
-        publishes the pass at once and checks later (:meth:`Epoch.check_points`).
+        It uses the re-randomisers made ahead (:meth:`prepare`), making any
+        missing now. The points of the deck it works on are checked by
+        :meth:`Epoch.add_pass` (or later, :meth:`Epoch.check_points`) before
+        the epoch is trusted.
         """
         ep = self._epoch(e)
         if ep.next_author != self.pid:
             raise Fault("protocol", f"it is not participant {self.pid}'s turn to shuffle epoch {e}")
+        n = ep.n
+        if len(self.pads) < n:
+            self.prepare(n - len(self.pads))
+        pads, self.pads = self.pads[:n], self.pads[n:]  # never used twice
         return shuffle(ep.ctx, self.keys.joint, ep.current, len(ep.passes), self.pid,
-                       seed if seed is not None else secrets.token_bytes(32))
+                       seed if seed is not None else secrets.token_bytes(32), pads)
 
     # -- shares ------------------------------------------------------------------------------
     def own_share(self, e: int, slot: int) -> Share:
