@@ -80,7 +80,7 @@ class Table:
         for p in self.parts:
             p.add_epoch(ep)
         passes, checks = [], []
-        self.prepare = statistics.median(clock(lambda: p.prepare(ep.n))[0] for p in self.parts)
+        self.prepare = statistics.median(clock(lambda: p.prepare(number, ep.n))[0] for p in self.parts)
         for pid in ep.order:
             ms, pas = clock(lambda: self.parts[pid].shuffle(number))
             passes.append(ms)

@@ -20,9 +20,7 @@ from net.identity import Identity
 from net.sealed import (Deck, Envelope, Epoch, Fault, KeyAnnouncement, Participant, Pass, Reveal, RoundKeys,
                         RoundSecret, Share, open_public, verify_accusation)
 from net.sealed import group as g
-from net.sealed.group import hash_scalar
-from core.source import permutation
-from net.sealed.elgamal import TAG_PASS_PI, make_share
+from net.sealed.elgamal import make_share, pass_permutation
 from net.sealed.envelope import unseal
 from net.sealed.keys import round_context
 
@@ -181,8 +179,8 @@ def test_a_rogue_key_without_its_logarithm_is_refused_at_once() -> None:
 class BlatantSwapper(Participant):
     """Replaces one ciphertext of its pass with a fresh encryption of card 0 (a second copy of it)."""
 
-    def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
-        p = super().shuffle(e, seed)
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
         ep = self.epochs[e]
         r = g.random_scalar()
         forged = (g.base(r), g.add(ep.codec.encode(ep.codec.ids[0]), g.mul(r, self.keys.joint)))
@@ -193,8 +191,8 @@ class QuietSwapper(Participant):
     """Turns one slot's card into card 0 and pushes the difference into another slot, so the deck's
     sum (all the pass proof shows) is kept: only the audit, or opening the spoilt slot, finds it."""
 
-    def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
-        p = super().shuffle(e, seed)
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
         ep = self.epochs[e]
         delta = g.sub(ep.codec.encode(ep.codec.ids[0]), ep.codec.encode(ep.codec.ids[1]))
         cts = list(p.deck.cts)
@@ -206,8 +204,8 @@ class QuietSwapper(Participant):
 class Marker(Participant):
     """Adds a torsion point to a ciphertext, to follow it through the next honest pass."""
 
-    def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
-        p = super().shuffle(e, seed)
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
         cts = list(p.deck.cts)
         cts[3] = (cts[3][0], g.add(cts[3][1], T8))
         cts[4] = (cts[4][0], g.sub(cts[4][1], T8))  # the marks cancel in the sum: the sum proof holds
@@ -236,11 +234,10 @@ class KnowingSwapper(Participant):
     """The first to shuffle a deal sees the open cards, so it can turn card 1 into a second card 0;
     keeping the sum spoils the slot holding card 2."""
 
-    def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
-        seed = secrets.token_bytes(32)
-        p = super().shuffle(e, seed)
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
         ep = self.epochs[e]
-        pi = permutation(hash_scalar(TAG_PASS_PI, seed), ep.n)
+        pi = pass_permutation(self.secret.pass_seed(e, ep.attempt), ep.n)
         where = {ep.codec.ids[pi[k]]: k for k in range(ep.n)}  # the card in each output slot
         delta = g.sub(ep.codec.encode(0), ep.codec.encode(1))
         cts = list(p.deck.cts)
@@ -287,14 +284,69 @@ def test_a_torsion_mark_is_caught_before_the_epoch_is_trusted() -> None:
 def test_re_randomisers_made_ahead_are_used_once() -> None:
     r = SimRound(2, 20)
     for p in r.parts:
-        p.prepare(30)
+        p.prepare(0, 20)
+        p.prepare(1, 5)
+    made = dict(r.parts[0].pads)
     ep = r.epoch()
-    assert all(len(p.pads) == 10 for p in r.parts)
-    pad = r.parts[0].pads[0]
-    r.epoch()  # takes the 10 left and makes 10 more
-    assert all(p.pads == [] for p in r.parts)
-    assert all(pad[1] not in (a for a, _ in pas.deck) for pas in ep.passes)
+    assert all(set(p.pads) == {(1, 0)} for p in r.parts)
+    r.epoch()  # makes the 15 it lacks
+    assert all(p.pads == {} for p in r.parts)
+    # The pass is the one the pads describe: slot k of the output is slot pi[k] of the input plus pad k.
+    pi = pass_permutation(r.secrets[0].pass_seed(0, 0), 20)
+    assert ep.passes[0].deck[7][0] == g.add(ep.input[pi[7]][0], made[(0, 0)][7][0])
     r.audit()
+
+
+def test_a_participant_never_shuffles_one_epoch_twice_over_different_decks() -> None:
+    r = SimRound(2, 12)
+    ep = Epoch(r.keys, 0, Deck.open(r.codec), r.pids, r.codec)
+    r.parts[0].add_epoch(ep)
+    first = r.parts[0].shuffle(0)
+    assert r.parts[0].shuffle(0).deck == first.deck  # the same deck again: the same pass (a restart)
+    saved = RoundSecret.from_bytes(r.secrets[0].to_bytes())
+    assert saved.passes == r.secrets[0].passes
+    # A relay shows the restarted participant another history for the same epoch: it refuses.
+    other = Epoch(r.keys, 0, Deck(list(reversed(Deck.open(r.codec).cts))), r.pids, r.codec)
+    again = Participant(saved, r.keys, r.identities[0])
+    again.add_epoch(other)
+    with pytest.raises(Fault, match="already shuffled"):
+        again.shuffle(0)
+
+
+class OrderFixer(Participant):
+    """The last to shuffle throws the deck away and encrypts every card afresh in the order it wants
+    (card ids ascending), fixing the last slot so that the sums match: every card is there, the sum
+    proof holds, every point is good. Only the audit, making the pass again, can tell."""
+
+    def shuffle(self, e: int) -> Pass:
+        ep = self.epochs[e]
+        Y = self.keys.joint
+        sA, sB = ep.current.sums()
+        cts = []
+        for cid in ep.codec.ids[:-1]:
+            r = g.random_scalar()
+            cts.append((g.base(r), g.add(ep.codec.encode(cid), g.mul(r, Y))))
+        R = g.random_scalar()
+        lastA, lastB = g.add(sA, g.base(R)), g.add(sB, g.mul(R, Y))
+        for a, b in cts:
+            lastA, lastB = g.sub(lastA, a), g.sub(lastB, b)
+        cts.append((lastA, lastB))
+        from net.sealed.elgamal import pass_context
+        from net.sealed.proofs import prove_dleq
+        proof = prove_dleq(pass_context(ep.ctx, len(ep.passes), self.pid), R, None, g.base(R), Y, g.mul(R, Y))
+        return Pass(self.pid, Deck(cts), proof)
+
+
+def test_a_last_shuffler_who_fixes_the_order_passes_every_check_but_the_audit() -> None:
+    r = SimRound(3, 30, cheats={2: OrderFixer})
+    ep = r.epoch()  # accepted: sums, points, sizes all good
+    seen = [r.turn_up((0, s)) for s in range(5)]
+    assert seen == [0, 1, 2, 3, 4]  # the order it chose
+    with pytest.raises(Fault) as caught:
+        r.audit()
+    assert caught.value.code == "substitution" and caught.value.culprit == 2
+    assert "chose the order" in caught.value.reason
+    assert ep.done
 
 
 def test_a_pass_out_of_turn_or_of_the_wrong_size_is_refused() -> None:

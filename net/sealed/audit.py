@@ -7,10 +7,12 @@ decrypts with one multiplication (``B - x*A``). The audit
 
 1. names each participant that withheld its secret (``withheld``) or opened
    one that does not match its announcement (``reveal``);
-2. for every epoch, decrypts the input and the output of every pass and
-   names the first pass whose output is not exactly its input's cards
-   (``substitution``, with the cards added and lost): with no shuffle proofs
-   this is where a participant who swapped a card in its pass is caught;
+2. for every epoch, makes every pass again from its author's opened secret
+   (its permutation and re-randomisers derive from the round seed) and names
+   the first that differs (``substitution``, with the cards added and lost
+   when it changed them): with no shuffle proofs this is where a participant
+   who swapped a card in its pass, or replaced the deck with one in an order
+   of its choosing (which keeps every card and the sum), is caught;
 3. opens every envelope of the round with its recipient's revealed box key
    and names a sender whose box does not open, is not signed, or carries a
    wrong share (``envelope`` / ``share``; with the secrets open a share is
@@ -19,8 +21,8 @@ decrypts with one multiplication (``B - x*A``). The audit
    (the claims players made about cards only they could see are checked
    against these).
 
-The passes' permutations and re-randomisers need not be opened: decrypting
-each pass's output checks what matters (the cards), not how they were mixed.
+Decrypting each pass's output would not be enough: a pass can keep every
+card and still fix the order (see :mod:`net.sealed.elgamal`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from .codec import CardCodec
-from .elgamal import Deck, decrypt_with
+from .elgamal import Deck, decrypt_with, rerandomized
 from .envelope import Envelope, shares_of, unseal
 from .epoch import Epoch
 from .faults import Fault
@@ -74,22 +76,25 @@ def _words(c: Counter[int | None]) -> str:
                      for k, v in sorted(c.items(), key=lambda kv: -1 if kv[0] is None else kv[0]))
 
 
-def audit_epoch(x: bytes, epoch: Epoch) -> list[int]:
-    """Decrypt every stage of ``epoch``; name the first pass that changed its cards. Returns the final cards."""
+def audit_epoch(x: bytes, epoch: Epoch, secrets: Mapping[int, RoundSecret]) -> list[int]:
+    """Make every pass of ``epoch`` again from its author's opened secret and compare; name the first that
+    differs, with the cards it added and lost when it changed them. Returns the final deck's cards."""
     codec = epoch.codec
     want = _cards(x, epoch.input, codec, None)
     if None in want:
         raise Fault("protocol", f"epoch {epoch.number}'s input holds a slot that is no card")
-    expected = Counter(want)
-    cards: list[int | None] = want
+    before = epoch.input
+    Y = epoch.keys.joint
     for i, p in enumerate(epoch.passes):
-        cards = _cards(x, p.deck, codec, p.author)
-        got = Counter(cards)
-        if got != expected:
+        seed = secrets[p.author].pass_seed(epoch.number, epoch.attempt)
+        if rerandomized(Y, before, seed) != p.deck:
+            got, expected = Counter(_cards(x, p.deck, codec, p.author)), Counter(want)
             extra, lost = got - expected, expected - got
-            raise Fault("substitution", f"pass {i} of epoch {epoch.number} changed the cards: added "
-                                        f"{_words(extra)}; lost {_words(lost)}", p.author)
-    return [c for c in cards if c is not None]
+            what = (f"changed the cards: added {_words(extra)}; lost {_words(lost)}" if got != expected
+                    else "kept the cards but is not the shuffle its author's secret makes (it chose the order)")
+            raise Fault("substitution", f"pass {i} of epoch {epoch.number} {what}", p.author)
+        before = p.deck
+    return [c for c in _cards(x, before, codec, None) if c is not None]
 
 
 def audit_envelopes(keys: RoundKeys, secrets: Mapping[int, RoundSecret], epochs: Mapping[int, Epoch],
@@ -121,6 +126,6 @@ def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reve
     for ep in epochs:
         if not ep.done:
             raise Fault("protocol", f"epoch {ep.number} was never finished")
-        result.cards[ep.number] = audit_epoch(x, ep)
+        result.cards[ep.number] = audit_epoch(x, ep, secrets)
     audit_envelopes(keys, secrets, {ep.number: ep for ep in epochs}, envelopes)
     return result

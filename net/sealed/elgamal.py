@@ -7,7 +7,11 @@ holds. A card ``M`` (a point, see :mod:`net.sealed.codec`) is encrypted as
 an epoch's known cards enter it.
 
 * **A pass** (:func:`shuffle`) re-randomises every ciphertext (adds ``r_k*G``
-  and ``r_k*Y``, made ahead of time: :func:`make_pads`) and permutes them. It comes with a Chaum-Pedersen proof
+  and ``r_k*Y``, made ahead of time: :func:`make_pads`) and permutes them.
+  Its permutation and re-randomisers derive from a *pass secret*, itself
+  derived from the participant's round seed, so opening the seed at the end
+  of the round lets the audit make the pass again and compare
+  (:func:`rerandomized`). It comes with a Chaum-Pedersen proof
   that the sum of its output minus the sum of its input is an encryption of
   nothing: the deck's *sum of cards* is kept, so a pass that substitutes,
   duplicates or drops a card is caught the moment its proof is checked,
@@ -27,7 +31,6 @@ accepts points with a torsion component: see :mod:`net.sealed.group`);
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -35,10 +38,11 @@ from core.source import permutation
 
 from .codec import CardCodec
 from .faults import Fault
-from .group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, random_scalar, sadd, sub, total
+from .group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, sadd, sub, total
 from .proofs import check_dleq, prove_dleq
 
 TAG_PASS_PI = b"uno-tui/sealed/pass-pi/v1"
+TAG_PASS_R = b"uno-tui/sealed/pass-r/v1"
 TAG_PASS_CTX = b"uno-tui/sealed/pass/v1"
 TAG_SHARE_CTX = b"uno-tui/sealed/share/v1"
 
@@ -129,44 +133,58 @@ class Pass:
         return cls(d["by"], deck, d["proof"])
 
 
-Pad = tuple[bytes, bytes, bytes]
-"""A re-randomiser made ahead of time: ``(r, r*G, r*Y)``."""
+Pad = tuple[bytes, bytes]
+"""A re-randomiser made ahead of time: ``(r*G, r*Y)``."""
 
 
-def make_pads(Y: bytes, count: int) -> list[Pad]:
-    """``count`` fresh re-randomisers under joint key ``Y``.
+def pass_scalar(pass_seed: bytes, k: int) -> bytes:
+    """The re-randomiser ``r_k`` of slot ``k`` of the pass whose secret is ``pass_seed``."""
+    return hash_scalar(TAG_PASS_R, pass_seed, k.to_bytes(4, "big"))
+
+
+def pass_permutation(pass_seed: bytes, n: int) -> list[int]:
+    """The pass's permutation: output slot ``k`` takes input slot ``pi[k]``."""
+    return permutation(hash_scalar(TAG_PASS_PI, pass_seed), n)
+
+
+def make_pads(Y: bytes, pass_seed: bytes, start: int, count: int) -> list[Pad]:
+    """The re-randomisers of slots ``start`` to ``start + count - 1`` of a pass, under joint key ``Y``.
 
     They are the whole cost of a pass but for two additions per card, and
-    they depend only on the joint key: a participant makes them as soon as
-    the round's keys are known (in the pause before the round, or while the
-    others shuffle) so that its pass, on the table's critical path, is quick.
-    Each is used once and then forgotten; nothing of them is saved.
+    they depend only on the joint key and the pass's secret: a participant
+    makes them as soon as the round's keys are known (in the pause before
+    the round, or while the others shuffle), so that its pass, on the
+    table's critical path, is quick.
     """
     out = []
-    for _ in range(count):
-        r = random_scalar()
-        out.append((r, base(r), mul(r, Y)))
+    for k in range(start, start + count):
+        r = pass_scalar(pass_seed, k)
+        out.append((base(r), mul(r, Y)))
     return out
 
 
-def shuffle(ctx: bytes, Y: bytes, deck: Deck, index: int, author: int, seed: bytes | None = None,
-            pads: list[Pad] | None = None) -> Pass:
-    """``author``'s pass number ``index`` over ``deck`` under joint key ``Y``.
+def rerandomized(Y: bytes, deck: Deck, pass_seed: bytes, pads: list[Pad] | None = None) -> Deck:
+    """What the pass with secret ``pass_seed`` makes of ``deck``: permuted, every card re-randomised.
 
-    The permutation comes from ``seed`` (fresh if not given), the
-    re-randomisers from ``pads`` (one per card, made now if not given);
-    nothing of either needs keeping once the pass is published.
+    Deterministic: the audit calls it again with the opened secret and
+    compares, which is what catches a pass that was anything else.
     """
     n = len(deck)
-    seed = seed if seed is not None else secrets.token_bytes(32)
-    pads = pads if pads is not None else make_pads(Y, n)
+    pads = pads if pads is not None else make_pads(Y, pass_seed, 0, n)
     if len(pads) != n:
         raise ValueError(f"a pass over {n} cards needs {n} pads, not {len(pads)}")
-    pi = permutation(hash_scalar(TAG_PASS_PI, seed), n)
-    out = Deck([(add(deck[pi[k]][0], pads[k][1]), add(deck[pi[k]][1], pads[k][2])) for k in range(n)])
-    R = pads[0][0]
-    for pad in pads[1:]:
-        R = sadd(R, pad[0])
+    pi = pass_permutation(pass_seed, n)
+    return Deck([(add(deck[pi[k]][0], pads[k][0]), add(deck[pi[k]][1], pads[k][1])) for k in range(n)])
+
+
+def shuffle(ctx: bytes, Y: bytes, deck: Deck, index: int, author: int, pass_seed: bytes,
+            pads: list[Pad] | None = None) -> Pass:
+    """``author``'s pass number ``index`` over ``deck`` under joint key ``Y``, from its secret ``pass_seed``
+    (its permutation and re-randomisers; ``pads`` if made ahead), with the proof over the sums."""
+    out = rerandomized(Y, deck, pass_seed, pads)
+    R = pass_scalar(pass_seed, 0)
+    for k in range(1, len(deck)):
+        R = sadd(R, pass_scalar(pass_seed, k))
     proof = prove_dleq(pass_context(ctx, index, author), R, None, base(R), Y, mul(R, Y))
     return Pass(author, out, proof)
 

@@ -94,14 +94,19 @@ def random_scalar() -> bytes:
             return s
 
 
-def hash_scalar(tag: bytes, *parts: bytes) -> bytes:
-    """A scalar from SHA-512 of a domain tag and length-prefixed parts (Fiat-Shamir, derived keys)."""
+def digest(tag: bytes, *parts: bytes) -> bytes:
+    """SHA-512 of a domain tag and length-prefixed parts (no two inputs share an encoding)."""
     h = hashlib.sha512(tag)
     h.update(b"\0")
     for p in parts:
         h.update(len(p).to_bytes(4, "big"))
         h.update(p)
-    return _s.crypto_core_ed25519_scalar_reduce(h.digest())
+    return h.digest()
+
+
+def hash_scalar(tag: bytes, *parts: bytes) -> bytes:
+    """A scalar from :func:`digest` (Fiat-Shamir challenges, derived keys)."""
+    return _s.crypto_core_ed25519_scalar_reduce(digest(tag, *parts))
 
 
 def sadd(a: bytes, b: bytes) -> bytes:
@@ -176,12 +181,7 @@ def total(points: list[bytes]) -> bytes:
 
 def hash_to_point(tag: bytes, *parts: bytes) -> bytes:
     """A point of the subgroup from a domain tag and parts, with no known discrete logarithm."""
-    h = hashlib.sha512(tag)
-    h.update(b"\0")
-    for p in parts:
-        h.update(len(p).to_bytes(4, "big"))
-        h.update(p)
-    point = _s.crypto_core_ed25519_from_uniform(h.digest()[:32])
+    point = _s.crypto_core_ed25519_from_uniform(digest(tag, *parts)[:32])
     if point == IDENTITY:  # a handful of inputs map to a small-order point, cleared to the identity
         raise BadPoint("hashed to the identity")  # pragma: no cover - probability about 2^-250
     return point

@@ -1,13 +1,14 @@
 """Round keys: each participant's secret for a round, what it announces, and the table's joint key.
 
 A participant's whole secret for a round is one 32-byte *seed* (a
-:class:`RoundSecret`): its ElGamal key share ``x`` and its X25519 box key
-(the key the others seal its shares to) are derived from it, bound to the
-game, the round and the participant. Saving the secret is saving the seed
+:class:`RoundSecret`): its ElGamal key share ``x``, its X25519 box key (the
+key the others seal its shares to) and the secret of each of its shuffle
+passes are derived from it, bound to the game, the round and the
+participant (and the epoch and attempt, for a pass). Saving the secret is saving the seed
 before the announcement leaves; a client that crashes reloads it and goes
 on (the shares sealed to it are in the log and open again). At the end of
 the round every participant opens its seed (:class:`Reveal`), and the audit
-re-derives and checks both keys.
+re-derives and checks both keys and makes every pass again.
 
 Per-round box keys rather than one derived from the identity key: they are
 certified by the identity (the announcement names it, and the net layer
@@ -20,6 +21,7 @@ the one who made it.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -27,7 +29,7 @@ import msgpack
 import nacl.bindings as _s
 
 from .faults import Fault
-from .group import base, hash_scalar, is_point, total
+from .group import base, digest, hash_scalar, is_point, total
 from .proofs import check_key, prove_key
 from .elgamal import pid_bytes
 
@@ -35,6 +37,7 @@ TAG_ROUND = b"uno-tui/sealed/round/v1"
 TAG_X = b"uno-tui/sealed/x/v1"
 TAG_BOXSEED = b"uno-tui/sealed/box/v1"
 TAG_KEYCTX = b"uno-tui/sealed/announce/v1"
+TAG_PASS = b"uno-tui/sealed/pass-seed/v1"
 SECRET_VERSION = 1
 
 
@@ -91,11 +94,19 @@ class RoundSecret:
         self.X = base(self.x)
         box_seed = hashlib.sha256(TAG_BOXSEED + self.rctx + pid_bytes(pid) + seed).digest()
         self.box_public, self.box_secret = _s.crypto_box_seed_keypair(box_seed)
+        self.passes: dict[tuple[int, int], bytes] = {}
+        """(epoch, attempt) -> the hash of the deck this participant shuffled in it: it never shuffles
+        one epoch twice over different decks (that would give away its permutation), and this is
+        saved with the seed, before each pass is published."""
 
     @classmethod
     def fresh(cls, game: bytes, round_no: int, pid: int, identity: bytes) -> "RoundSecret":
-        import secrets
         return cls(game, round_no, pid, identity, secrets.token_bytes(32))
+
+    def pass_seed(self, epoch: int, attempt: int) -> bytes:
+        """The secret of this participant's pass in ``(epoch, attempt)``: its permutation and re-randomisers."""
+        return digest(TAG_PASS, self.rctx, pid_bytes(self.pid), self.seed, epoch.to_bytes(4, "big"),
+                      attempt.to_bytes(2, "big"))[:32]
 
     def announce(self) -> KeyAnnouncement:
         ctx = _announce_context(self.rctx, self.pid, self.identity, self.box_public)
@@ -104,7 +115,9 @@ class RoundSecret:
     def to_bytes(self) -> bytes:
         """The saved form (msgpack): keep it before the announcement is sent."""
         return msgpack.packb({"v": SECRET_VERSION, "g": self.game, "r": self.round, "pid": self.pid,
-                              "id": self.identity, "seed": self.seed}, use_bin_type=True)
+                              "id": self.identity, "seed": self.seed,
+                              "passes": [[e, a, h] for (e, a), h in sorted(self.passes.items())]},
+                             use_bin_type=True)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "RoundSecret":
@@ -112,12 +125,16 @@ class RoundSecret:
             d = msgpack.unpackb(data, raw=False)
         except Exception as ex:
             raise ValueError(f"a saved round secret that is not msgpack: {ex}") from None
-        if not isinstance(d, dict) or d.get("v") != SECRET_VERSION or set(d) != {"v", "g", "r", "pid", "id", "seed"}:
+        if not isinstance(d, dict) or d.get("v") != SECRET_VERSION \
+                or set(d) != {"v", "g", "r", "pid", "id", "seed", "passes"}:
             raise ValueError("not a saved round secret of this version")
         if not isinstance(d["g"], bytes) or not isinstance(d["r"], int) or not isinstance(d["pid"], int) \
-                or not isinstance(d["id"], bytes):
+                or not isinstance(d["id"], bytes) or not isinstance(d["passes"], list) \
+                or not all(isinstance(p, list) and len(p) == 3 for p in d["passes"]):
             raise ValueError("a saved round secret with fields of the wrong type")
-        return cls(d["g"], d["r"], d["pid"], d["id"], d["seed"])
+        sec = cls(d["g"], d["r"], d["pid"], d["id"], d["seed"])
+        sec.passes = {(int(e), int(a)): bytes(h) for e, a, h in d["passes"]}
+        return sec
 
     def reveal(self) -> "Reveal":
         return Reveal(self.pid, self.seed)

@@ -10,7 +10,7 @@ each envelope addressed to it) knows the same cards.
 
 from __future__ import annotations
 
-import secrets
+import hashlib
 from typing import Iterable
 
 from .codec import NotACard
@@ -42,12 +42,16 @@ class Participant:
         """Proven shares from others, by slot and author."""
         self.cards: dict[Slot, int] = {}
         """The card of every slot this participant has opened (its own and the public ones it saw)."""
-        self.pads: list[Pad] = []
-        """Re-randomisers made ahead (:meth:`prepare`), used once each by the next passes."""
+        self.pads: dict[tuple[int, int], list[Pad]] = {}
+        """Re-randomisers made ahead (:meth:`prepare`), by (epoch, attempt)."""
 
-    def prepare(self, count: int) -> None:
-        """Make ``count`` more re-randomisers now (idle time), so the next passes only add."""
-        self.pads += make_pads(self.keys.joint, count)
+    def prepare(self, epoch: int, count: int, attempt: int = 0) -> None:
+        """Make the re-randomisers of this participant's pass in ``(epoch, attempt)`` for ``count`` cards
+        now, in idle time, so that the pass itself only adds."""
+        have = self.pads.setdefault((epoch, attempt), [])
+        if len(have) < count:
+            seed = self.secret.pass_seed(epoch, attempt)
+            have += make_pads(self.keys.joint, seed, len(have), count - len(have))
 
     def add_epoch(self, epoch: Epoch) -> None:
         self.epochs[epoch.number] = epoch
@@ -59,23 +63,31 @@ class Participant:
         return ep
 
     # -- shuffling ---------------------------------------------------------------------------
-    def shuffle(self, e: int, seed: bytes | None = None) -> Pass:
-        """This participant's pass over epoch ``e``'s current deck (the caller publishes it).
+    def shuffle(self, e: int) -> Pass:
+        """This participant's pass over epoch ``e``'s current deck.
 
-        It uses the re-randomisers made ahead (:meth:`prepare`), making any
-        missing now. The points of the deck it works on are checked by
+        The pass derives from the round seed, so making it again gives the same
+        deck. It is recorded in :attr:`RoundSecret.passes`: **save the secret
+        before publishing the pass**. Asked to shuffle the same epoch over
+        another deck (a relay that shows a restarted participant another
+        history), it refuses: the two passes side by side would give away its
+        permutation. The points of the deck it works on are checked by
         :meth:`Epoch.add_pass` (or later, :meth:`Epoch.check_points`) before
         the epoch is trusted.
         """
         ep = self._epoch(e)
         if ep.next_author != self.pid:
             raise Fault("protocol", f"it is not participant {self.pid}'s turn to shuffle epoch {e}")
-        n = ep.n
-        if len(self.pads) < n:
-            self.prepare(n - len(self.pads))
-        pads, self.pads = self.pads[:n], self.pads[n:]  # never used twice
+        key = (e, ep.attempt)
+        digest = hashlib.sha256(ep.current.to_bytes()).digest()
+        if self.secret.passes.get(key, digest) != digest:
+            raise Fault("protocol", f"participant {self.pid} already shuffled epoch {e} (attempt {ep.attempt}) "
+                                    "over another deck; it will not shuffle it again")
+        self.prepare(e, ep.n, ep.attempt)
+        pads = self.pads.pop(key)[:ep.n]
+        self.secret.passes[key] = digest
         return shuffle(ep.ctx, self.keys.joint, ep.current, len(ep.passes), self.pid,
-                       seed if seed is not None else secrets.token_bytes(32), pads)
+                       self.secret.pass_seed(e, ep.attempt), pads)
 
     # -- shares ------------------------------------------------------------------------------
     def own_share(self, e: int, slot: int) -> Share:

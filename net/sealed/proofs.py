@@ -32,12 +32,16 @@ def _nonce(x: bytes, *statement: bytes) -> bytes:
     return hash_scalar(TAG_NONCE, x, secrets.token_bytes(32), *statement)
 
 
+def _proof(c: bytes, w: bytes, x: bytes) -> bytes:
+    """The 64-byte proof: the challenge and the response ``w + c*x``."""
+    return c + sadd(w, smul(c, x))
+
+
 def prove_key(ctx: bytes, x: bytes, X: bytes) -> bytes:
     """A proof of knowledge of ``x`` with ``X = x*G``, bound to ``ctx``."""
     w = _nonce(x, ctx, X)
     T = base(w)
-    c = hash_scalar(TAG_KEY, ctx, X, T)
-    return c + sadd(w, smul(c, x))
+    return _proof(hash_scalar(TAG_KEY, ctx, X, T), w, x)
 
 
 def check_key(ctx: bytes, X: bytes, proof: object) -> bool:
@@ -59,8 +63,7 @@ def prove_dleq(ctx: bytes, x: bytes, G1: bytes | None, X: bytes, G2: bytes, Y: b
     w = _nonce(x, ctx, X, G2, Y)
     T1 = base(w) if G1 is None else mul(w, G1)
     T2 = mul(w, G2)
-    c = hash_scalar(TAG_DLEQ, ctx, G1 or b"", X, G2, Y, T1, T2)
-    return c + sadd(w, smul(c, x))
+    return _proof(hash_scalar(TAG_DLEQ, ctx, G1 or b"", X, G2, Y, T1, T2), w, x)
 
 
 def check_dleq(ctx: bytes, G1: bytes | None, X: bytes, G2: bytes, Y: bytes, proof: object) -> bool:
