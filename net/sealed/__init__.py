@@ -8,27 +8,28 @@ figures are in ``docs/sealed-design.md``.
   exactly what libsodium does and does not check;
 * :mod:`.proofs`: Schnorr proofs of a key, Chaum-Pedersen proofs of equal logs;
 * :mod:`.codec`: cards as points, and a point that is no card caught;
-* :mod:`.elgamal`: the chosen scheme, ElGamal under a joint key (Barnett-Smart):
-  decks, shuffle passes with a sum proof, decryption shares with proofs;
-* :mod:`.keys`: a participant's round secret (one seed, saved before use) and
-  the table's joint key;
+* :mod:`.masking`: the chosen scheme, commutative (SRA-style) masking with a
+  key per slot: re-key, mask and lock passes, the mask passes' sum proofs;
+* :mod:`.keys`: a participant's round secret (one seed, saved before use:
+  every key and pass derives from it) and the table's round keys;
 * :mod:`.epoch`: one epoch as everybody sees it, and public openings;
 * :mod:`.envelope`: shares for one player, signed and sealed to it;
 * :mod:`.participant`: one participant's private side of a round;
 * :mod:`.audit`: the round-end opening of secrets and the audit naming a cheat;
-* :mod:`.sra`: the scheme measured and not chosen (SRA masking with slot locks).
+* :mod:`.elgamal`: the scheme measured and not chosen (ElGamal under a joint
+  key, Barnett-Smart style), built whole.
 """
 
 from .audit import AuditResult, audit_round
 from .codec import CardCodec, NotACard
-from .elgamal import Deck, Pass, Share
 from .envelope import Envelope, verify_accusation
 from .epoch import Epoch, open_public
 from .faults import Fault
 from .group import BadPoint, BadScalar
 from .keys import KeyAnnouncement, Reveal, RoundKeys, RoundSecret
+from .masking import Pass
 from .participant import Participant
 
-__all__ = ["AuditResult", "BadPoint", "BadScalar", "CardCodec", "Deck", "Envelope", "Epoch", "Fault",
-           "KeyAnnouncement", "NotACard", "Participant", "Pass", "Reveal", "RoundKeys", "RoundSecret", "Share",
+__all__ = ["AuditResult", "BadPoint", "BadScalar", "CardCodec", "Envelope", "Epoch", "Fault",
+           "KeyAnnouncement", "NotACard", "Participant", "Pass", "Reveal", "RoundKeys", "RoundSecret",
            "audit_round", "open_public", "verify_accusation"]

@@ -1,16 +1,12 @@
-"""One epoch of the sealed deal, as everybody sees it: the input deck, the passes, and public openings.
+"""One epoch of the sealed deal, as everybody sees it: the input, the passes, the final deck, public openings.
 
-An *epoch* is one shuffle the engine asks for. Its input is a deck of
-ciphertexts: the open encryptions of known cards (a first deal, a reshuffle
-of the discards) and, where the rules put sealed cards back into a pile,
-those cards' ciphertexts from earlier epochs. Every participant, in the
-order the table fixes, publishes a :class:`~net.sealed.elgamal.Pass`;
-:meth:`Epoch.add_pass` checks each as it arrives (its author, its shape, its
-points, its sum proof). The last pass's output is the epoch's *final deck*:
-slot ``k`` of it is the ``k``-th card the epoch gives out.
-
-:func:`open_public` checks a public opening: one proven share from every
-participant for a slot, which everyone verifies and decodes.
+An *epoch* is one shuffle the engine asks for. Its input is the cards'
+points for known cards (a first deal, a reshuffle of the discards) and, where
+the rules put sealed cards back into a pile, those cards' final values from
+their earlier epochs (``sealed`` says which: they need a re-key round, see
+:mod:`net.sealed.masking`). The passes come in the table's order, kind by kind
+(re-key, mask, lock); :meth:`Epoch.add_pass` checks each as it arrives. Slot
+``k`` of the final deck is the ``k``-th card the epoch gives out.
 """
 
 from __future__ import annotations
@@ -18,124 +14,198 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .codec import CardCodec, NotACard
-from .elgamal import Ciphertext, Deck, Pass, Share, check_pass, check_share, decrypt
 from .faults import Fault
+from .group import BadPoint, base, total
 from .keys import RoundKeys, epoch_context
+from .masking import Pass, check_mask, check_points, open_value
+
+Slot = tuple[int, int]
+"""(epoch number, slot)."""
+Item = list[Any]
+"""A share as on the wire: ``[epoch, slot, author, k]``."""
 
 
 class Epoch:
     """The public record of one epoch and the checks run on it (every peer keeps one)."""
 
-    def __init__(self, keys: RoundKeys, number: int, deck: Deck, order: Sequence[int], codec: CardCodec,
-                 attempt: int = 0) -> None:
+    def __init__(self, keys: RoundKeys, number: int, deck: Sequence[bytes], order: Sequence[int],
+                 codec: CardCodec, attempt: int = 0, sealed: dict[int, Slot] | None = None) -> None:
         if sorted(order) != keys.pids:
-            raise ValueError("every participant of the round passes once in an epoch")
+            raise ValueError("every participant of the round passes once of each kind in an epoch")
         self.keys = keys
         self.number = number
         self.attempt = attempt
         self.ctx = epoch_context(keys.rctx, number, attempt)
-        self.input = deck
+        self.input: list[bytes] = list(deck)
+        self.sealed: dict[int, Slot] = dict(sealed or {})
+        """Input position -> the earlier (epoch, slot) of a sealed card put back into a pile."""
         self.order: list[int] = list(order)
-        """Who passes, in turn."""
         self.codec = codec
         """The cards a slot of this epoch may open to."""
+        self.kinds: list[str] = (["rekey"] if self.sealed else []) + ["mask", "lock"]
         self.passes: list[Pass] = []
         self.checked: list[bool] = []
-        """Whether each pass's points have been checked (see :meth:`check_points`)."""
-        self._sums = deck.sums()
+        self._sum: bytes | None = None
+
+    @classmethod
+    def of_cards(cls, keys: RoundKeys, number: int, codec: CardCodec, order: Sequence[int],
+                 attempt: int = 0) -> "Epoch":
+        """An epoch of known cards (the codec's, in id order): a first deal, a reshuffle of the discards."""
+        return cls(keys, number, [codec.encode(i) for i in codec.ids], order, codec, attempt)
 
     @property
     def n(self) -> int:
         return len(self.input)
 
     @property
-    def next_author(self) -> int | None:
-        """Whose pass is due, or None when the deck is final."""
-        return self.order[len(self.passes)] if len(self.passes) < len(self.order) else None
+    def rekeyed(self) -> bool:
+        return bool(self.sealed)
+
+    def _due(self) -> tuple[str, int] | None:
+        i = len(self.passes)
+        if i >= len(self.kinds) * len(self.order):
+            return None
+        return self.kinds[i // len(self.order)], self.order[i % len(self.order)]
 
     @property
-    def current(self) -> Deck:
-        """The deck the next pass works on (the final deck once every pass is in)."""
+    def next_author(self) -> int | None:
+        due = self._due()
+        return None if due is None else due[1]
+
+    @property
+    def next_kind(self) -> str | None:
+        due = self._due()
+        return None if due is None else due[0]
+
+    @property
+    def current(self) -> list[bytes]:
+        """The values the next pass works on (the final deck once every pass is in)."""
         return self.passes[-1].deck if self.passes else self.input
 
     @property
-    def done(self) -> bool:
-        return len(self.passes) == len(self.order)
+    def last_author(self) -> int | None:
+        return self.passes[-1].author if self.passes else None
 
     @property
-    def final(self) -> Deck:
+    def done(self) -> bool:
+        return self._due() is None
+
+    @property
+    def final(self) -> list[bytes]:
         if not self.done:
             raise Fault("protocol", f"epoch {self.number} is still being shuffled")
         return self.passes[-1].deck
 
-    def ct(self, slot: int) -> Ciphertext:
+    def lock_of(self, author: int) -> Pass:
+        """``author``'s lock pass (its slot-key commitments)."""
+        i = (len(self.kinds) - 1) * len(self.order) + self.order.index(author)
+        if i >= len(self.passes):
+            raise Fault("protocol", f"epoch {self.number} is not locked yet")
+        return self.passes[i]
+
+    def check_slot(self, slot: object) -> int:
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < self.n:
             raise Fault("protocol", f"epoch {self.number} has no slot {slot!r}")
-        return self.final[slot]
+        return slot
 
-    def add_pass(self, p: Pass, *, points: bool = True) -> None:
-        """Take the next pass, checking its author, shape and sum proof (and its points unless ``points``
-        is False: then :meth:`check_points` must run before any slot of the epoch is trusted)."""
+    def check_share(self, slot: int, author: int, k: object) -> bool:
+        """Whether ``k`` is ``author``'s key for ``slot`` (against the commitment of its lock pass)."""
+        if not isinstance(k, bytes) or len(k) != 32 or author not in self.keys.X:
+            return False
+        try:
+            return base(k) == self.lock_of(author).K[slot]  # type: ignore[index]
+        except Exception:  # a zero or malformed scalar
+            return False
+
+    def add_pass(self, p: Pass, *, points: bool = False) -> None:
+        """Take the next pass, checking its kind, author, shape and (mask passes) sum proof and distinct
+        values.
+
+        Its points are checked only with ``points``: in this scheme every value
+        is multiplied by the next participant (or, in the final deck, by whoever
+        opens the slot), and libsodium refuses to multiply a point outside the
+        group, naming the pass that made it (see :mod:`net.sealed.group`). A
+        torsion mark can therefore be followed through no honest pass; the
+        check here only names the author a step sooner, at a subgroup check's
+        cost per value.
+        """
+        due = self._due()
         index = len(self.passes)
-        expected = self.next_author
-        if expected is None:
+        if due is None:
             raise Fault("pass", f"epoch {self.number} is already final", p.author)
-        if p.author != expected:
-            raise Fault("pass", f"pass {index} of epoch {self.number} is participant {expected}'s", p.author)
-        if len(p.deck) != self.n:
-            raise Fault("pass", f"a pass of {len(p.deck)} ciphertexts over a deck of {self.n}", p.author)
+        kind, author = due
+        if p.author != author or p.kind != kind:
+            raise Fault("pass", f"pass {index} of epoch {self.number} is participant {author}'s {kind} pass, "
+                                f"not {p.author}'s {p.kind}", p.author)
+        if len(p.deck) != self.n or (kind == "lock" and len(p.K or []) != self.n):
+            raise Fault("pass", f"a pass of the wrong size over a deck of {self.n}", p.author)
         if points:
-            p.deck.check_points(p.author)
-        self._sums = check_pass(self.ctx, self.keys.joint, self._sums, p, index)
+            check_points(p.deck + (p.K or []), p.author)
+        if kind == "mask":
+            if self._sum is None:
+                try:
+                    self._sum = total(self.current)
+                except BadPoint:
+                    raise Fault("point", "the deck holds bytes that are not points", self.last_author) from None
+            self._sum = check_mask(self.ctx, index, self.current, self._sum, p)
         self.passes.append(p)
         self.checked.append(points)
 
-    def check_points(self, index: int | None = None) -> None:
-        """Check the points of pass ``index`` (every unchecked one by default).
+    @property
+    def running_sum(self) -> bytes | None:
+        """The sum of the current deck's values, when a mask pass check has computed it (else None)."""
+        return self._sum if self.passes and self.passes[-1].kind == "mask" else None
 
-        A participant may publish its own pass before it has checked its
-        input (the next participant starts sooner); it must check it before
-        it acknowledges the epoch. A torsion mark found then aborts the
-        epoch, so what the mark let a cheater follow is thrown away with it.
-        """
-        todo = range(len(self.passes)) if index is None else [index]
-        for i in todo:
+    def check_points(self, index: int | None = None) -> None:
+        """Check the points of pass ``index`` (every unchecked one by default): else ``point``, naming it."""
+        for i in (range(len(self.passes)) if index is None else [index]):
             if not self.checked[i]:
-                self.passes[i].deck.check_points(self.passes[i].author)
+                p = self.passes[i]
+                check_points(p.deck + (p.K or []), p.author)
                 self.checked[i] = True
 
     def to_wire(self) -> dict[str, Any]:
         return {"e": self.number, "a": self.attempt, "order": self.order, "ids": list(self.codec.ids),
-                "input": self.input.to_bytes(), "passes": [p.to_wire() for p in self.passes]}
+                "input": b"".join(self.input), "sealed": [[s, e, o] for s, (e, o) in sorted(self.sealed.items())],
+                "passes": [p.to_wire() for p in self.passes]}
 
     @classmethod
     def from_wire(cls, keys: RoundKeys, codec: CardCodec, d: dict[str, Any]) -> "Epoch":
         """Rebuild an epoch from its record, checking every pass again."""
-        ep = cls(keys, d["e"], Deck.from_bytes(d["input"]), d["order"], codec.restrict(d["ids"]), d["a"])
+        data = d["input"]
+        deck = [data[i:i + 32] for i in range(0, len(data), 32)]
+        ep = cls(keys, d["e"], deck, d["order"], codec.restrict(d["ids"]), d["a"],
+                 {s: (e, o) for s, e, o in d["sealed"]})
         for w in d["passes"]:
             ep.add_pass(Pass.from_wire(w, ep.n))
         return ep
 
 
-def open_public(epoch: Epoch, slot: int, shares: Sequence[Share]) -> int:
-    """Check a public opening of ``slot`` (one proven share per participant) and return its card.
+def share_item(epoch: int, slot: int, author: int, k: bytes) -> Item:
+    return [epoch, slot, author, k]
 
-    Raises ``share`` naming the author of a share whose proof fails, and
-    ``card`` when every share is good but the slot opens to no card of the
-    epoch (a pass was bad: the audit names it).
+
+def open_public(epoch: Epoch, slot: int, items: Sequence[Item]) -> int:
+    """Check a public opening of ``slot`` (every participant's slot key) and return its card.
+
+    Raises ``share`` naming the author of a key that does not match its
+    commitment, and ``card`` when every key is good but the slot opens to no
+    card of the epoch (a pass was bad: the audit names it).
     """
-    ct = epoch.ct(slot)
-    by: dict[int, Share] = {}
-    for s in shares:
-        if s.slot != slot or s.author not in epoch.keys.X or s.author in by:
-            raise Fault("protocol", f"a public opening of slot {slot} with a stray or repeated share", s.author)
-        if not check_share(epoch.ctx, epoch.keys.X[s.author], ct, s):
-            raise Fault("share", f"a share for slot {slot} of epoch {epoch.number} fails its proof", s.author)
-        by[s.author] = s
+    slot = epoch.check_slot(slot)
+    by: dict[int, bytes] = {}
+    for it in items:
+        e, s, author, k = it
+        if e != epoch.number or s != slot or author not in epoch.keys.X or author in by:
+            raise Fault("protocol", f"a public opening of slot {slot} with a stray or repeated share", author)
+        if not epoch.check_share(slot, author, k):
+            raise Fault("share", f"a key for slot {slot} of epoch {epoch.number} does not match its commitment",
+                        author)
+        by[author] = k
     missing = [p for p in epoch.keys.pids if p not in by]
     if missing:
-        raise Fault("protocol", f"a public opening of slot {slot} lacks the shares of {missing}")
+        raise Fault("protocol", f"a public opening of slot {slot} lacks the keys of {missing}")
     try:
-        return epoch.codec.decode(decrypt(ct, [by[p].D for p in epoch.keys.pids]))
+        return epoch.codec.decode(open_value(epoch.final[slot], [by[p] for p in epoch.keys.pids], epoch.last_author))
     except NotACard as ex:
         raise Fault("card", f"slot {slot} of epoch {epoch.number}: {ex}") from None

@@ -66,6 +66,11 @@ class BadScalar(ValueError):
     """Bytes that are not a reduced, non-zero scalar."""
 
 
+def pid_bytes(pid: int) -> bytes:
+    """A participant id as 4 signed big-endian bytes (the host is -1), for hashing."""
+    return pid.to_bytes(4, "big", signed=True)
+
+
 # -- scalars ---------------------------------------------------------------------------------
 def scalar(value: int) -> bytes:
     """The 32-byte encoding of ``value mod L``."""

@@ -29,9 +29,8 @@ import msgpack
 import nacl.bindings as _s
 
 from .faults import Fault
-from .group import base, digest, hash_scalar, is_point, total
+from .group import base, digest, hash_scalar, is_point, pid_bytes, total
 from .proofs import check_key, prove_key
-from .elgamal import pid_bytes
 
 TAG_ROUND = b"uno-tui/sealed/round/v1"
 TAG_X = b"uno-tui/sealed/x/v1"

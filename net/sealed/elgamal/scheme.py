@@ -36,10 +36,10 @@ from typing import Any, Iterator, Sequence
 
 from core.source import permutation
 
-from .codec import CardCodec
-from .faults import Fault
-from .group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, sadd, sub, total
-from .proofs import check_dleq, prove_dleq
+from ..codec import CardCodec
+from ..faults import Fault
+from ..group import IDENTITY, BadPoint, add, base, hash_scalar, is_point, mul, pid_bytes, sadd, sub, total
+from ..proofs import check_dleq, prove_dleq
 
 TAG_PASS_PI = b"uno-tui/sealed/pass-pi/v1"
 TAG_PASS_R = b"uno-tui/sealed/pass-r/v1"
@@ -47,10 +47,6 @@ TAG_PASS_CTX = b"uno-tui/sealed/pass/v1"
 TAG_SHARE_CTX = b"uno-tui/sealed/share/v1"
 
 Ciphertext = tuple[bytes, bytes]
-
-
-def pid_bytes(pid: int) -> bytes:
-    return pid.to_bytes(4, "big", signed=True)
 
 
 class Deck:
