@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from .envelope import Envelope, items_of, unseal
+from .envelope import Envelope, Item, items_of, unseal
 from .epoch import Epoch
 from .faults import Fault
 from .group import BadPoint, base, mul, sinv, smul
@@ -131,22 +131,20 @@ class _EpochAudit:
         return f": it added {_words(got - expected)}; lost {_words(expected - got)}"
 
 
-def audit_envelopes(keys: RoundKeys, secrets: Mapping[int, RoundSecret], epochs: Mapping[int, Epoch],
-                    envelopes: Iterable[Envelope]) -> None:
-    """Open every envelope with its recipient's revealed box key and check every key in it."""
+def audit_envelopes(keys: RoundKeys, secrets: Mapping[int, RoundSecret], envelopes: Iterable[Envelope],
+                    wrong: Callable[[Item], bool]) -> None:
+    """Open every envelope with its recipient's revealed box key; ``wrong(item)`` judges each share in it
+    (with the seeds open, by making it again)."""
     for env in envelopes:
         sec = secrets.get(env.to)
         if sec is None or env.sender not in keys.X:
             raise Fault("envelope", f"an envelope between {env.sender} and {env.to}, not both participants",
                         env.sender)
         body, _sig = unseal(keys, sec.box_public, sec.box_secret, env)
-        for e, s, author, k in (it[:4] for it in items_of(body, env.sender, keys)):
-            ep = epochs.get(e)
-            owner = secrets.get(author)
-            if ep is None or owner is None or not 0 <= s < ep.n \
-                    or k != PassKeys(owner.pass_seed(e, ep.attempt)).k(s):
-                raise Fault("share", f"participant {env.sender} sent {env.to} a wrong key for slot {s} "
-                                     f"of epoch {e}", env.sender)
+        for item in items_of(body, env.sender, keys):
+            if wrong(item):
+                raise Fault("share", f"participant {env.sender} sent {env.to} a wrong share for slot {item[1]} "
+                                     f"of epoch {item[0]}", env.sender)
 
 
 def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reveal],
@@ -159,5 +157,12 @@ def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reve
         if not ep.done:
             raise Fault("protocol", f"epoch {ep.number} was never finished")
         result.cards[ep.number] = _EpochAudit(ep, secrets, by_number, result.cards).run()
-    audit_envelopes(keys, secrets, by_number, envelopes)
+
+    def wrong(item: Item) -> bool:
+        e, s, author, k = item[:4]
+        ep, owner = by_number.get(e), secrets.get(author)
+        return ep is None or owner is None or not 0 <= s < ep.n \
+            or k != PassKeys(owner.pass_seed(e, ep.attempt)).k(s)
+
+    audit_envelopes(keys, secrets, envelopes, wrong)
     return result

@@ -12,7 +12,7 @@ the seed, so making one again gives the same values.
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable
+from typing import Any, Iterable
 
 from .codec import NotACard
 from .envelope import Envelope, Item, Signer, items_of, seal, unseal
@@ -22,8 +22,9 @@ from .keys import RoundKeys, RoundSecret
 from .masking import Pass, PassKeys, lock_pass, mask_pass, open_value, rekey_pass, slot_commitments
 
 
-class Participant:
-    """A participant of one round: shuffles, gives slot keys, opens the cards dealt to it."""
+class BaseParticipant:
+    """What a participant of either scheme is: its secret, the round's keys, its replica of the epochs,
+    the cards it has opened."""
 
     def __init__(self, secret: RoundSecret, keys: RoundKeys, signer: Signer) -> None:
         if keys.X.get(secret.pid) != secret.X:
@@ -34,22 +35,41 @@ class Participant:
         self.keys = keys
         self.signer = signer
         self.pid = secret.pid
-        self.epochs: dict[int, Epoch] = {}
-        self.received: dict[Slot, dict[int, bytes]] = {}
-        """Checked slot keys from others, by slot and author."""
+        self.epochs: dict[int, Any] = {}
         self.cards: dict[Slot, int] = {}
         """The card of every slot this participant has opened (its own and the public ones it saw)."""
-        self.commitments: dict[tuple[int, int], list[bytes]] = {}
-        """Slot-key commitments made ahead (:meth:`prepare`), by (epoch, attempt)."""
 
-    def add_epoch(self, epoch: Epoch) -> None:
+    def add_epoch(self, epoch: Any) -> None:
         self.epochs[epoch.number] = epoch
 
-    def _epoch(self, e: int) -> Epoch:
+    def _epoch(self, e: int) -> Any:
         ep = self.epochs.get(e)
         if ep is None:
             raise Fault("protocol", f"no epoch {e} in this round")
         return ep
+
+    def _unseal(self, env: Envelope) -> bytes:
+        """The signed body of an envelope addressed to this participant (see :func:`~net.sealed.envelope.unseal`)."""
+        if env.to != self.pid:
+            raise Fault("envelope", f"an envelope for {env.to} reached {self.pid}")
+        return unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)[0]
+
+    def saw_public(self, key: Slot, card: int) -> None:
+        """Note a card opened publicly (checked with the scheme's ``open_public``)."""
+        self.cards[key] = card
+
+
+class Participant(BaseParticipant):
+    """A participant of one round: shuffles, gives slot keys, opens the cards dealt to it."""
+
+    epochs: dict[int, Epoch]
+
+    def __init__(self, secret: RoundSecret, keys: RoundKeys, signer: Signer) -> None:
+        super().__init__(secret, keys, signer)
+        self.received: dict[Slot, dict[int, bytes]] = {}
+        """Checked slot keys from others, by slot and author."""
+        self.commitments: dict[tuple[int, int], list[bytes]] = {}
+        """Slot-key commitments made ahead (:meth:`prepare`), by (epoch, attempt)."""
 
     def _keys(self, e: int) -> PassKeys:
         return PassKeys(self.secret.pass_seed(e, self._epoch(e).attempt))
@@ -136,9 +156,7 @@ class Participant:
         sent: :func:`~net.sealed.envelope.verify_accusation` lets everyone
         check), or ``card`` when checked keys open to no card.
         """
-        if env.to != self.pid:
-            raise Fault("envelope", f"an envelope for {env.to} reached {self.pid}")
-        body, _sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
+        body = self._unseal(env)
         touched = []
         for e, s, author, k in (it[:4] for it in items_of(body, env.sender, self.keys)):
             ep = self.epochs.get(e)
@@ -164,7 +182,3 @@ class Participant:
             raise Fault("card", f"slot {slot} of epoch {e} opens to no card: {ex}") from None
         self.cards[key] = card
         return card
-
-    def saw_public(self, key: Slot, card: int) -> None:
-        """Note a card opened publicly (checked with :func:`~net.sealed.epoch.open_public`)."""
-        self.cards[key] = card

@@ -28,37 +28,16 @@ card and still fix the order (see :mod:`net.sealed.elgamal`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from ..audit import AuditResult, _words, audit_envelopes, open_secrets
 from ..codec import CardCodec
-from .scheme import Deck, decrypt_with, rerandomized
-from ..envelope import Envelope, unseal
-from .epoch import Epoch
-from .participant import wire_shares
+from ..envelope import Envelope
 from ..faults import Fault
 from ..group import BadPoint, mul, sadd
 from ..keys import Reveal, RoundKeys, RoundSecret
-
-
-@dataclass
-class AuditResult:
-    cards: dict[int, list[int]] = field(default_factory=dict)
-    """Epoch number -> the card in each slot of its final deck."""
-    secrets: dict[int, RoundSecret] = field(default_factory=dict)
-    """The opened secrets, by participant."""
-
-
-def open_secrets(keys: RoundKeys, reveals: Iterable[Reveal]) -> dict[int, RoundSecret]:
-    """Check every reveal; ``withheld`` names the first participant missing (the reason lists all)."""
-    got: dict[int, RoundSecret] = {}
-    for r in reveals:
-        sec = keys.check_reveal(r)
-        got[r.pid] = sec
-    missing = [p for p in keys.pids if p not in got]
-    if missing:
-        raise Fault("withheld", f"participants {missing} did not open their round secrets", missing[0])
-    return got
+from .epoch import Epoch
+from .scheme import Deck, Share, decrypt_with, rerandomized
 
 
 def _cards(x: bytes, deck: Deck, codec: CardCodec, author: int | None) -> list[int | None]:
@@ -70,11 +49,6 @@ def _cards(x: bytes, deck: Deck, codec: CardCodec, author: int | None) -> list[i
             raise Fault("point", "a ciphertext that is not made of points of the group", author) from None
         out.append(codec.any_card(point))
     return out
-
-
-def _words(c: Counter[int | None]) -> str:
-    return ", ".join(("a non-card" if k is None else f"card {k}") + (f" x{v}" if v > 1 else "")
-                     for k, v in sorted(c.items(), key=lambda kv: -1 if kv[0] is None else kv[0]))
 
 
 def audit_epoch(x: bytes, epoch: Epoch, secrets: Mapping[int, RoundSecret]) -> list[int]:
@@ -98,24 +72,6 @@ def audit_epoch(x: bytes, epoch: Epoch, secrets: Mapping[int, RoundSecret]) -> l
     return [c for c in _cards(x, before, codec, None) if c is not None]
 
 
-def audit_envelopes(keys: RoundKeys, secrets: Mapping[int, RoundSecret], epochs: Mapping[int, Epoch],
-                    envelopes: Iterable[Envelope]) -> None:
-    """Open every envelope with its recipient's revealed box key and check every share in it."""
-    for env in envelopes:
-        sec = secrets.get(env.to)
-        if sec is None or env.sender not in keys.X:
-            raise Fault("envelope", f"an envelope between {env.sender} and {env.to}, not both participants",
-                        env.sender)
-        body, _sig = unseal(keys, sec.box_public, sec.box_secret, env)
-        for e, s in wire_shares(body, env.sender, keys):
-            ep = epochs.get(e)
-            # With the secrets open a share is checked by recomputing it (a third of a proof's cost).
-            author = secrets.get(s.author)
-            if ep is None or author is None or s.D != mul(author.x, ep.ct(s.slot)[0]):
-                raise Fault("share", f"participant {env.sender} sent {env.to} a bad share for slot {s.slot} "
-                                     f"of epoch {e}", env.sender)
-
-
 def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reveal],
                 envelopes: Iterable[Envelope] = ()) -> AuditResult:
     """The whole audit of a round (see the module's notes); raises the first :class:`Fault` found."""
@@ -128,5 +84,16 @@ def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reve
         if not ep.done:
             raise Fault("protocol", f"epoch {ep.number} was never finished")
         result.cards[ep.number] = audit_epoch(x, ep, secrets)
-    audit_envelopes(keys, secrets, {ep.number: ep for ep in epochs}, envelopes)
+    by_number = {ep.number: ep for ep in epochs}
+
+    def wrong(item: list) -> bool:  # type: ignore[type-arg]
+        # With the secrets open a share is checked by making it again (a third of a proof's cost).
+        try:
+            s = Share.from_wire(item[1:])
+        except Fault:
+            return True
+        ep, author = by_number.get(item[0]), secrets.get(s.author)
+        return ep is None or author is None or s.D != mul(author.x, ep.ct(s.slot)[0])
+
+    audit_envelopes(keys, secrets, envelopes, wrong)
     return result

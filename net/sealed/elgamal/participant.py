@@ -14,12 +14,13 @@ import hashlib
 from typing import Iterable
 
 from ..codec import NotACard
-from .scheme import Pad, Pass, Share, check_share, decrypt, make_pads, make_share, shuffle
-from ..envelope import Envelope, Signer, items_of, seal, unseal
-from .epoch import Epoch
+from ..envelope import Envelope, Signer, items_of, seal
 from ..faults import Fault
 from ..group import mul, sub
 from ..keys import RoundKeys, RoundSecret
+from ..participant import BaseParticipant
+from .epoch import Epoch
+from .scheme import Pad, Pass, Share, check_share, decrypt, make_pads, make_share, shuffle
 
 Slot = tuple[int, int]
 """(epoch number, slot)."""
@@ -36,23 +37,15 @@ def wire_shares(body: bytes, sender: int, keys: RoundKeys) -> list[tuple[int, Sh
     return out
 
 
-class Participant:
+class Participant(BaseParticipant):
     """A participant of one round: shuffles, gives shares, opens the cards dealt to it."""
 
+    epochs: dict[int, Epoch]
+
     def __init__(self, secret: RoundSecret, keys: RoundKeys, signer: Signer) -> None:
-        if keys.X.get(secret.pid) != secret.X:
-            raise ValueError("this secret is not the one announced for its participant")
-        if signer.public != secret.identity:
-            raise ValueError("the signer is not the identity the secret was announced with")
-        self.secret = secret
-        self.keys = keys
-        self.signer = signer
-        self.pid = secret.pid
-        self.epochs: dict[int, Epoch] = {}
+        super().__init__(secret, keys, signer)
         self.received: dict[Slot, dict[int, Share]] = {}
         """Proven shares from others, by slot and author."""
-        self.cards: dict[Slot, int] = {}
-        """The card of every slot this participant has opened (its own and the public ones it saw)."""
         self.pads: dict[tuple[int, int], list[Pad]] = {}
         """Re-randomisers made ahead (:meth:`prepare`), by (epoch, attempt)."""
 
@@ -63,15 +56,6 @@ class Participant:
         if len(have) < count:
             seed = self.secret.pass_seed(epoch, attempt)
             have += make_pads(self.keys.joint, seed, len(have), count - len(have))
-
-    def add_epoch(self, epoch: Epoch) -> None:
-        self.epochs[epoch.number] = epoch
-
-    def _epoch(self, e: int) -> Epoch:
-        ep = self.epochs.get(e)
-        if ep is None:
-            raise Fault("protocol", f"no epoch {e} in this round")
-        return ep
 
     # -- shuffling ---------------------------------------------------------------------------
     def shuffle(self, e: int) -> Pass:
@@ -144,9 +128,7 @@ class Participant:
         what it sent: :func:`~net.sealed.envelope.verify_accusation` lets
         everyone check), or ``card`` when proven shares open to no card.
         """
-        if env.to != self.pid:
-            raise Fault("envelope", f"an envelope for {env.to} reached {self.pid}")
-        body, _sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
+        body = self._unseal(env)
         opened = []
         touched = []
         for e, s in wire_shares(body, env.sender, self.keys):
@@ -174,7 +156,3 @@ class Participant:
             raise Fault("card", f"slot {slot} of epoch {e} opens to no card: {ex}") from None
         self.cards[key] = card
         return card
-
-    def saw_public(self, key: Slot, card: int) -> None:
-        """Note a card opened publicly (checked with :func:`~net.sealed.epoch.open_public`)."""
-        self.cards[key] = card
