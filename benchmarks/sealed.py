@@ -213,27 +213,36 @@ def main() -> None:
           f"on {os.cpu_count()} cores; one checked scalar multiplication {calibrate():.0f} us now "
           "(96 us on the idle machine: scale by that)")
     print("\nfirst deal (ms):")
+    print("('idle' scales 'critical' by 96 us over a multiplication timed around that case's runs)")
     print(f"{'scheme':>8} {'peers':>5} {'cards':>5} | {'ahead':>6} {'passes':>7} {'check':>6} {'shares':>6} "
-          f"{'open':>6} | {'critical':>8} {'serial':>8}")
+          f"{'open':>6} | {'critical':>8} {'serial':>8} | {'idle':>6}")
     for n, c in cases:
         rows: dict[str, list[dict[str, float]]] = {s: [] for s in SCHEMES}
+        mult = [calibrate()]
         for _ in range(runs):  # interleaved, so both schemes see the same load
             for s in SCHEMES:
                 rows[s].append(first_deal(s, n, c))
+            mult.append(calibrate())
+        scale = 96 / statistics.median(mult)
         for s in SCHEMES:
             r = rows[s]
             print(f"{s:>8} {n:>5} {c:>5} | {med(r, 'ahead'):>6.1f} {med(r, 'passes'):>7.1f} {med(r, 'check'):>6.1f} "
                   f"{med(r, 'make'):>6.1f} {med(r, 'open'):>6.1f} | {med(r, 'critical'):>8.1f} "
-                  f"{med(r, 'serial'):>8.1f}")
+                  f"{med(r, 'serial'):>8.1f} | {med(r, 'critical') * scale:>6.1f}")
     print("\none card in its holder's hand, 10 peers (ms, p50; shares made in parallel, then checked and opened):")
+    mult = calibrate()
     cards = {s: statistics.median(one_card(s, 10, 5 if args.quick else 21) for _ in range(runs)) for s in SCHEMES}
-    print("  " + ", ".join(f"{s} {v:.2f}" for s, v in cards.items()))
+    scale = 96 / statistics.median([mult, calibrate()])
+    print("  " + ", ".join(f"{s} {v:.2f} (idle {v * scale:.2f})" for s, v in cards.items()))
     print("\na round's audit, 10 peers (ms; one peer's work; deal + 30 draws + a 40-card reshuffle):")
     for c in ([108] if args.quick else [108, 168]):
         for s in SCHEMES:
+            mult = calibrate()
             rows_a = [round_audit(s, 10, c) for _ in range(runs)]
-            print(f"  {c} cards, {s}: {med(rows_a, 'all'):.1f} opening all {int(med(rows_a, 'envelopes'))} "
-                  f"envelopes, {med(rows_a, 'bare'):.1f} without (only disputed ones need opening)")
+            scale = 96 / statistics.median([mult, calibrate()])
+            print(f"  {c} cards, {s}: {med(rows_a, 'all'):.1f} (idle {med(rows_a, 'all') * scale:.1f}) opening all "
+                  f"{int(med(rows_a, 'envelopes'))} envelopes, {med(rows_a, 'bare'):.1f} without (only disputed "
+                  "ones need opening)")
 
 
 if __name__ == "__main__":
