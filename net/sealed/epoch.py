@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from .codec import CardCodec, NotACard
 from .faults import Fault
-from .group import BadPoint, base, total
+from .group import BadPoint, BadScalar, base, total
 from .keys import RoundKeys, epoch_context
 from .masking import Pass, check_mask, check_points, open_value
 
@@ -114,7 +114,7 @@ class Epoch:
             return False
         try:
             return base(k) == self.lock_of(author).K[slot]  # type: ignore[index]
-        except Exception:  # a zero or malformed scalar
+        except (BadScalar, IndexError):  # a zero scalar; a slot out of range
             return False
 
     def add_pass(self, p: Pass, *, points: bool = False) -> None:
@@ -172,11 +172,15 @@ class Epoch:
     @classmethod
     def from_wire(cls, keys: RoundKeys, codec: CardCodec, d: dict[str, Any]) -> "Epoch":
         """Rebuild an epoch from its record, checking every pass again."""
-        data = d["input"]
-        deck = [data[i:i + 32] for i in range(0, len(data), 32)]
-        ep = cls(keys, d["e"], deck, d["order"], codec.restrict(d["ids"]), d["a"],
-                 {s: (e, o) for s, e, o in d["sealed"]})
-        for w in d["passes"]:
+        try:
+            data = d["input"]
+            deck = [data[i:i + 32] for i in range(0, len(data), 32)]
+            ep = cls(keys, d["e"], deck, d["order"], codec.restrict(d["ids"]), d["a"],
+                     {s: (e, o) for s, e, o in d["sealed"]})
+            passes = list(d["passes"])
+        except (KeyError, TypeError, ValueError) as ex:
+            raise Fault("protocol", f"a malformed epoch record: {ex!r}") from None
+        for w in passes:
             ep.add_pass(Pass.from_wire(w, ep.n))
         return ep
 
@@ -195,6 +199,8 @@ def open_public(epoch: Epoch, slot: int, items: Sequence[Item]) -> int:
     slot = epoch.check_slot(slot)
     by: dict[int, bytes] = {}
     for it in items:
+        if not isinstance(it, (list, tuple)) or len(it) != 4:
+            raise Fault("protocol", f"a malformed share in a public opening of slot {slot}")
         e, s, author, k = it
         if e != epoch.number or s != slot or author not in epoch.keys.X or author in by:
             raise Fault("protocol", f"a public opening of slot {slot} with a stray or repeated share", author)
