@@ -122,6 +122,10 @@ def test_the_wire_forms_round_trip() -> None:
         Pass.from_wire({"kind": "mask", "by": 0, "deck": b"x" * 63}, ep.n)
     with pytest.raises(Fault):
         Pass.from_wire({"kind": "lock", "by": 0, "deck": b"x" * 32 * ep.n}, ep.n)
+    with pytest.raises(Fault):
+        Epoch.from_wire(r.keys, r.codec, {"e": 0})
+    with pytest.raises(Fault):
+        open_public(ep, 0, [[0, 0, 1]])
 
 
 def test_sealed_cards_put_back_into_a_pile_are_re_keyed_and_shuffled_with_public_ones() -> None:
