@@ -27,14 +27,14 @@ What libsodium checks, and what it does not (read from its source,
   small-order points or points with a torsion component (``P + T`` with
   ``T`` of order 2, 4 or 8). Such a component survives any number of
   additions of subgroup points, so a dishonest participant could *mark* a
-  ciphertext with one of the 7 non-trivial torsion points (63 distinct marks
-  using both halves of a ciphertext) and follow it through an honest
-  shuffle that only adds. Every point received from another participant is
-  therefore put through :func:`check` (``is_valid_point``) before anything
-  that depends on it is accepted; see :mod:`net.sealed.elgamal` for where.
-  The identity is a legitimate value in one place only: the first half of
-  a card's *open* encryption ``(O, M)`` at the start of an epoch, which every
-  peer builds itself from the public card list and never receives.
+  value with one of the 7 non-trivial torsion points and follow it through
+  an honest shuffle that only adds. The chosen scheme
+  (:mod:`net.sealed.masking`) multiplies every value another participant
+  made before it uses it, so libsodium refuses a marked one; the ElGamal
+  alternative only adds, so it puts every received point through
+  :func:`check` (``is_valid_point``) before its epoch is trusted. (There the
+  identity is a legitimate value in one place only: the first half of a
+  card's *open* encryption ``(O, M)``, which every peer builds itself.)
 * ``crypto_core_ed25519_from_uniform(r)`` maps 32 bytes to a point by
   Elligator 2 and multiplies by the cofactor 8, so its result is in the main
   subgroup (or the identity, for a handful of inputs; :func:`hash_to_point`

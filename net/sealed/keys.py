@@ -1,11 +1,13 @@
 """Round keys: each participant's secret for a round, what it announces, and the table's joint key.
 
 A participant's whole secret for a round is one 32-byte *seed* (a
-:class:`RoundSecret`): its ElGamal key share ``x``, its X25519 box key (the
-key the others seal its shares to) and the secret of each of its shuffle
-passes are derived from it, bound to the game, the round and the
-participant (and the epoch and attempt, for a pass). Saving the secret is saving the seed
-before the announcement leaves; a client that crashes reloads it and goes
+:class:`RoundSecret`): its key ``x`` (announced as ``X = x*G``, which binds
+the seed; the ElGamal alternative also uses it as its key share), its X25519
+box key (the key the others seal its shares to) and the secret of each of
+its shuffle passes are derived from it, bound to the game, the round and the
+participant (and the epoch and attempt, for a pass). Saving the secret is
+saving the seed before the announcement leaves (and again before each mask
+pass leaves, with the hash of the deck it masked); a client that crashes reloads it and goes
 on (the shares sealed to it are in the log and open again). At the end of
 the round every participant opens its seed (:class:`Reveal`), and the audit
 re-derives and checks both keys and makes every pass again.
@@ -61,7 +63,7 @@ class KeyAnnouncement:
     identity: bytes
     """Its Ed25519 identity key: shares it sends are signed by this key."""
     X: bytes
-    """Its ElGamal key share ``x*G``."""
+    """``x*G``: binds the seed (and is the ElGamal alternative's key share)."""
     box: bytes
     """Its X25519 public key for this round: shares for it are sealed to this."""
     proof: bytes
@@ -89,7 +91,7 @@ class RoundSecret:
         self.game, self.round, self.pid, self.identity, self.seed = game, round_no, pid, identity, seed
         self.rctx = round_context(game, round_no)
         self.x = hash_scalar(TAG_X, self.rctx, pid_bytes(pid), seed)
-        """The ElGamal key share."""
+        """The key ``X`` announces; the ElGamal alternative's key share."""
         self.X = base(self.x)
         box_seed = hashlib.sha256(TAG_BOXSEED + self.rctx + pid_bytes(pid) + seed).digest()
         self.box_public, self.box_secret = _s.crypto_box_seed_keypair(box_seed)
