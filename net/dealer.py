@@ -93,8 +93,6 @@ class Dealer:
         self.listeners: list[Any] = []
         """``f(e_bytes, sig)`` for each new entry (the host's transcript writer)."""
         self.timeout = host.config.fair_timeout
-        self.cheat: dict[str, Any] = host.cheat
-        """Hooks for the dishonest hosts of tests/test_net_fairness.py; an honest host leaves it empty."""
 
     # -- the log -------------------------------------------------------------------------------
     def append(self, kind: str, **fields: Any) -> None:
@@ -124,9 +122,9 @@ class Dealer:
         self.append("round", r=r)
 
     # -- the source's side ----------------------------------------------------------------------
-    def order_for(self, sec: EpochSecret) -> list[int]:
-        hook = self.cheat.get("order")
-        return hook(sec) if hook else sec.order
+    def order_for(self, sec: EpochSecret) -> list[Any]:
+        """The engine's order for a settled epoch: the one the seeds chose (a test double bends it)."""
+        return sec.order
 
     def consumed(self, sec: EpochSecret) -> None:
         if sec.public is not None:
@@ -149,12 +147,7 @@ class Dealer:
             self.attempts[e] = a
             sec = self.make_secret(e, a, items)
             parts = self.participants()
-            hook = self.cheat.get("commit")
-            if hook:
-                hook(self, sec, parts)
-            else:
-                public = {} if sec.public is None else {"items": sec.public}
-                self.append("commit", e=e, a=a, n=sec.n, c=sec.commits, root=sec.root, parts=parts, **public)
+            self.publish_commit(sec, parts)
             r_host = secrets.token_bytes(32)
             d_host = seed_commitment(sec.root, self.identity.public, r_host)
             own = self.sign("seed", e=e, a=a, root=sec.root, d=d_host)
@@ -163,11 +156,7 @@ class Dealer:
                 self._abort(e, a, got, "commit")
                 continue
             blobs = [[HOST_PID, own[0], own[1]]] + [[pid, *got[pid]] for pid in sorted(got)]
-            shown = self.cheat.get("commits")
-            if shown:
-                shown(self, e, a, blobs)
-            else:
-                self.append("commits", e=e, a=a, set=blobs)
+            self.publish_commits(e, a, blobs)
             want = set_hash(sec.root, blobs)
             acks = await self._collect("ack", e, a, parts)
             if isinstance(acks, list):
@@ -187,18 +176,29 @@ class Dealer:
                 seeds[pid] = unpack(m)["r"]
             self.append("reveals", e=e, a=a, set=[[pid, *reveals[pid]] for pid in sorted(reveals)])
             sec.finish(combined_key(sec.root, seeds))
-            swap = self.cheat.get("after_reveal")
-            if swap:
-                swap(sec)
             self.secrets[e] = sec
             self.round_epochs.append(sec)
             return sec
 
+    # -- the steps a test double bends (an honest dealer's own) ------------------------------
+    # The dishonest hosts of the fairness tests subclass the dealer and override these; the
+    # protocol around them is the honest one, so each test shows what one lie costs.
     def make_secret(self, e: int, a: int, items: Sequence[Any]) -> EpochSecret:
-        hook = self.cheat.get("secret")
-        if hook:
-            return hook(self.game_id, e, a, items)
+        """The secret order and salts of attempt ``a`` at epoch ``e``: a fresh random order."""
         return EpochSecret(self.game_id, e, a, items)
+
+    def publish_commit(self, sec: EpochSecret, parts: list[int]) -> None:
+        """Step 1: the slot commitments and their root, to every peer (the same entry for all)."""
+        public = {} if sec.public is None else {"items": sec.public}
+        self.append("commit", e=sec.e, a=sec.a, n=sec.n, c=sec.commits, root=sec.root, parts=parts, **public)
+
+    def publish_commits(self, e: int, a: int, blobs: list[list[Any]]) -> None:
+        """Step 3: every participant's seed commitment, shown to all."""
+        self.append("commits", e=e, a=a, set=blobs)
+
+    def cards_for(self, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
+        """The openings delivered to ``seat`` after a step: exactly the cards that reached its hand."""
+        return cards
 
     def sign(self, kind: str, **fields: Any) -> tuple[bytes, bytes]:
         self._n += 1
@@ -333,10 +333,7 @@ class Dealer:
             new = ids - self.known.get(p, set())
             self.known[p] = ids
             if new and self.host.seats[p].kind == "human":
-                cards = [self.pos[cid].opening(cid) for cid in sorted(new) if cid in self.pos]
-                hook = self.cheat.get("deliver")
-                if hook:
-                    cards = hook(p, cards)
+                cards = self.cards_for(p, [self.pos[cid].opening(cid) for cid in sorted(new) if cid in self.pos])
                 m = pack({"g": self.game_id, "r": game.round, "seat": p, "i": index, "cards": cards})
                 blob = (m, self.identity.sign(TAG_DELIVER, m))
                 self.deliveries.setdefault(p, []).append(blob)

@@ -81,8 +81,6 @@ class Host:
         self.room_salt = secrets.token_bytes(16)
         self._pw_key = secure.password_key(config.password, self.room_salt) if config.password is not None else None
         self.dealer: Dealer | None = None
-        self.cheat: dict[str, Any] = {}
-        """Hooks for the dishonest test doubles of the fairness tests; empty for a real host."""
         self.audits: list[dict[str, Any]] = []
         """The host's own audit of each round: ``{"round", "ok", "code", "reason"}``."""
         self._stalled = False
@@ -168,6 +166,9 @@ class Host:
     saved_port: int | None = None
     """The port of the host whose save was resumed (clients reconnect to it)."""
 
+    dealer_class: type[Dealer] = Dealer
+    """The dealer each match gets: the dishonest hosts of the fairness tests name a subclass here."""
+
     @property
     def fingerprint(self) -> str:
         """The host identity's fingerprint (64 hex characters)."""
@@ -181,7 +182,7 @@ class Host:
         return f"uno://{host}:{self.port}#{self.identity.fingerprint[:FP_ADDRESS]}"
 
     def _restore_dealer(self, fair: dict[str, Any], save_path: str) -> None:
-        dealer = Dealer(self, self.identity, bytes(fair["g"]))
+        dealer = self.dealer_class(self, self.identity, bytes(fair["g"]))
         entries = _read_log_file(save_path + ".log", int(fair["log_len"]))
         from .fair import TableLog
 
@@ -363,7 +364,7 @@ class Host:
             seed_b = core.source.seed_bytes(seed)
             if fair:
                 old = self.dealer
-                self.dealer = Dealer(self, self.identity, log=old.log if old is not None else None)
+                self.dealer = self.dealer_class(self, self.identity, log=old.log if old is not None else None)
                 if old is None:
                     self._attach_log_writers(truncate=True)
                 else:
