@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -55,7 +56,8 @@ class BotClient:
                 if kind == "link" and msg["state"] == "gave_up":
                     return 1
                 if kind == "link" and msg["state"] == "restored":
-                    await client.ready()
+                    with contextlib.suppress(NotConnected):  # lost again at once: the next 'restored' says it
+                        await client.ready()
                     acted_on = None
                 if kind == "reject":
                     # The host sends a fresh update right after; decide again on it, a few times at most.

@@ -10,7 +10,10 @@ transcript file: a stream of msgpack maps, one per record:
 * ``{"t": "ruling", "m": bytes, "sig": bytes}`` - a challenge ruling shown to this seat;
 * ``{"t": "sent", "m": bytes, "sig": bytes}`` - a message this peer signed;
 * ``{"t": "sync", "len": n, "head": bytes}`` - the host restarted from its
-  save and the log goes on from entry ``n``.
+  save and the log goes on from entry ``n``;
+* ``{"t": "evidence", "i": n, "m": bytes, "sig": bytes}`` - log entry ``n``
+  strikes this seat for an answer it says never came; ``m`` is the answer this
+  peer signed and sent (its ``sent`` record is earlier in the file).
 
 The audit reads it strictly: each record must be the canonical msgpack
 encoding of a known record (so no byte can change without notice), every
@@ -94,6 +97,9 @@ class TranscriptWriter:
     def sync(self, length: int, head: bytes) -> None:
         self._write({"t": "sync", "len": length, "head": head})
 
+    def evidence(self, index: int, m: bytes, sig: bytes) -> None:
+        self._write({"t": "evidence", "i": index, "m": m, "sig": sig})
+
     def close(self) -> None:
         self.flush()
         self._f.close()
@@ -106,6 +112,7 @@ _FIELDS = {
     "ruling": {"t", "m", "sig"},
     "sent": {"t", "m", "sig"},
     "sync": {"t", "len", "head"},
+    "evidence": {"t", "i", "m", "sig"},
 }
 
 

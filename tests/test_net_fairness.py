@@ -289,6 +289,13 @@ class EquivocatingDealer(Dealer):
         for f in self.listeners:
             f(e, sig)
 
+    def answer_fault(self, kind: str, seat: int, d: dict[str, Any]) -> str | None:
+        return None  # takes the victim's answers to the deck it was shown...
+
+    def check_signed(self, peer: Any, m: bytes, sig: bytes, d: dict[str, Any]) -> tuple[str, str] | None:
+        failure = super().check_signed(peer, m, sig, d)
+        return None if failure is not None and failure[0] == "head" else failure  # ...quoting the lie
+
 
 class EquivocatingHost(Host):
     dealer_class = EquivocatingDealer
@@ -325,12 +332,12 @@ async def test_forged_signatures_and_replays_are_refused() -> None:
         m, sig = other._send_signed("intent", seq=90, v=game.version, act={"kind": "draw"})
         from net.fair import peer_message
 
-        forged_m, forged_sig = peer_message(other.identity, "intent", host.dealer.game_id, cur.seat, 10**18, b"",
+        forged_m, forged_sig = peer_message(other.identity, "intent", host.dealer.game_id, cur.seat, 2**52, bytes(32),
                                             seq=91, v=game.version, act={"kind": "draw"})
         other._write({"type": "signed", "m": forged_m, "sig": forged_sig})
         # A message claiming to be the current player's, signed by a made-up key.
         stranger = Identity.generate()
-        fake_m, fake_sig = peer_message(stranger, "intent", host.dealer.game_id, other.seat, 10**18 + 1, b"",
+        fake_m, fake_sig = peer_message(stranger, "intent", host.dealer.game_id, other.seat, 2**52 + 1, bytes(32),
                                         seq=92, v=game.version, act={"kind": "draw"})
         other._write({"type": "signed", "m": fake_m, "sig": fake_sig})
         codes = []
