@@ -23,10 +23,11 @@ class BotClient:
 
     def __init__(self, address: str | tuple[str, int], name: str = "Bot", level: str = "normal", *,
                  seed: int | str | None = None, delay: float = 0.0, password: str | None = None,
-                 **client_options: Any) -> None:
+                 client_class: type[Client] = Client, **client_options: Any) -> None:
+        """``client_class``: the client to play through (the fairness tests' dishonest players subclass it)."""
         self.bot = make_bot(level, seed=seed if seed is not None else name)
         self.delay = delay
-        self.client = Client(address, name, password=password, **client_options)
+        self.client = client_class(address, name, password=password, **client_options)
         self.moves = 0
         self.rejected = 0
         self.links: list[str] = []
@@ -76,7 +77,11 @@ class BotClient:
                     await asyncio.sleep(self.delay)
                     if not client.messages.empty():
                         continue
-                action = self.bot.choose(obs)
+                try:
+                    action = self.bot.choose(obs)
+                except Exception:  # a view the bot cannot read (a host may send anything): wait for the next
+                    log.warning("the bot could not decide on the host's view", exc_info=True)
+                    action = None
                 if action is None:
                     continue
                 if obs["version"] != last_sent:

@@ -673,7 +673,7 @@ class Client:
         ledger = self.ledger
         assert ledger is not None and self.seat is not None
         host = f"the host ({self.host_name or 'unnamed'}, key {(self.host_key or b'').hex()[:FP_ADDRESS]})"
-        notes, evidence = self._watch.entry(d, index, live, time.monotonic(), ledger, self.seat, host)
+        notes, evidence = self._watch.entry(d, index, live, time.monotonic(), ledger, self.seat, host, self.lobby)
         for i, m, sig in evidence:
             if self._transcript is not None:
                 self._transcript.evidence(i, m, sig)

@@ -131,6 +131,8 @@ class Host:
         self._people: asyncio.Event | None = None
         """Set when a person comes or goes (see :meth:`wait_for_people`)."""
         self._ending: asyncio.Task[Any] | None = None
+        self._ended: bytes | None = None
+        """The ``end`` frame once the match is over (a peer coming back after it gets it too)."""
 
     # -- life cycle ------------------------------------------------------------------
     @classmethod
@@ -347,6 +349,7 @@ class Host:
         self._new_match()
 
     def _new_match(self) -> None:
+        self._ended = None
         self._dealing = True
         self._spawn(self._deal(first=True))
 
@@ -698,6 +701,8 @@ class Host:
             self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
             self._send_update(peer, [], actor=None, auto=False)
+        if self._ended is not None and self.phase == "finished":
+            peer.send_frame(self._ended)  # it was away when the match ended
         self._maybe_autostart()
 
     def _seat_for_token(self, token: Any) -> Seat | None:
@@ -716,7 +721,7 @@ class Host:
             handle.cancel()
         if seat.stand_in and not seat.benched:
             seat.stand_in = False
-            if self.dealer is not None and self.phase != "lobby":
+            if self.in_match:
                 self.dealer.append("back", seat=seat.index)  # in the seed exchange again, played by its person
             self._arm_turn_timer()
         self.people_changed()
@@ -731,7 +736,7 @@ class Host:
             seat = self.seats[peer.seat]
             if seat.peer is peer:
                 seat.peer = None
-                if self.phase == "lobby" and not seat.reserved:
+                if self.phase == "lobby" and not seat.reserved and not self._dealing:
                     seat.kind, seat.name, seat.token, seat.ready = "open", "", None, False
                 elif self.phase != "finished":
                     self._mark_away(seat)
@@ -750,7 +755,7 @@ class Host:
         seat = self.seats[index]
         if seat.kind == "human" and seat.peer is None and self.phase != "finished" and not seat.stand_in:
             seat.stand_in = True
-            if self.dealer is not None and self.phase != "lobby":
+            if self.in_match:
                 # The log shows it: the seat leaves the seed exchange and a bot's moves for it are 'away'.
                 self.dealer.append("away", seat=index)
             self._emit("stand_in", {"seat": index, "name": seat.name})
@@ -759,10 +764,20 @@ class Host:
             self._kick()
 
     # -- waiting for the people ------------------------------------------------------------------
+    @property
+    def in_match(self) -> bool:
+        """A match's log is open: from its first deal on (seats are fixed then) until it is over."""
+        return self.dealer is not None and (self.phase in ("playing", "round_over") or self._dealing)
+
     def people_changed(self) -> None:
-        """A person came, went away past the grace period, or was benched: waiters look again."""
+        """A person came, went away past the grace period, or was benched: waiters look again, and
+        the host's bots, who may now play a seat (or no longer)."""
         if self._people is not None:
             self._people.set()
+        if self.phase == "playing":
+            with contextlib.suppress(RuntimeError):  # no loop: nothing is being played
+                self._arm_turn_timer()
+                self._kick()
 
     def missing_people(self) -> list[int]:
         """Seated people who take part (not benched, not away past the grace period) but are not connected."""
@@ -1007,8 +1022,8 @@ class Host:
         """Tell everyone the match is over (the host closes after it)."""
         game = self.game
         assert game is not None
-        end = framing.encode({"type": "end", "reason": self.end_reason or "match_over",
-                              "scores": list(game.scores), "winner": game.match_winner})
+        end = self._ended = framing.encode({"type": "end", "reason": self.end_reason or "match_over",
+                                            "scores": list(game.scores), "winner": game.match_winner})
         for peer in list(self.peers):
             if peer.role is not None:
                 peer.send_frame(end)
@@ -1112,6 +1127,16 @@ class Host:
             self._applied(p, action, events, auto=True, why="timer")
 
     # -- sending -----------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        """The table as everyone sees it now (:meth:`core.Game.public_observation`; a test double lies here)."""
+        assert self.game is not None
+        return self.game.public_observation()
+
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` alone sees now: its hand and choices (:meth:`core.Game.private_observation`)."""
+        assert self.game is not None
+        return self.game.private_observation(seat)
+
     def _view(self, peer: Peer, public: dict[str, Any],
               shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
         """``peer``'s view of the game now: ``("obs", view)``, or ``("patch", what changed)`` (see :mod:`net.patch`).
@@ -1122,7 +1147,7 @@ class Host:
         """
         game = self.game
         assert game is not None
-        private = game.private_observation(peer.seat)
+        private = self.private_view(peer.seat)
         sent, peer.sent_view = peer.sent_view, (public, private)
         if sent is None:
             return "obs", {**public, **private}
@@ -1147,7 +1172,7 @@ class Host:
             shown = [e.view(p).to_dict() for e in events]
         else:  # only events with hidden cards differ from one peer to the next
             shown = [d if e.visible_to is None else e.view(p).to_dict() for e, d in zip(events, public_events)]
-        key, view = self._view(peer, game.public_observation() if public is None else public, shared)
+        key, view = self._view(peer, self.public_view() if public is None else public, shared)
         msg: dict[str, Any] = {"type": "update", "version": game.version, key: view,
                                "events": shown, "actor": actor, "auto": auto}
         if seq is not None:
@@ -1167,7 +1192,7 @@ class Host:
             public = [e.view(None).to_dict() for e in events]
         # The table as everyone sees it is built once, and so is the patch to it
         # from the last one sent; each peer adds its own part.
-        view = game.public_observation()
+        view = self.public_view()
         last, self._last_public = self._last_public, view
         shared = (last, patch.diff(last, view, last["version"])) if last is not None else None
         spectator_frames: dict[int, tuple[bytes, Any]] = {}

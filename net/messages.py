@@ -17,6 +17,7 @@ always be told to both sides in words. See ``docs/protocol.md``.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -310,6 +311,10 @@ def check_action(action: Action, *, cards: int | None = None) -> Action:
     return action
 
 
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-~])")
+"""Terminal escape sequences: CSI (colours, clearing), OSC (titles, links) and the two-character ones."""
+
+
 def clean_text(text: Any, limit: int = 500) -> str:
     """``text`` without control or format characters, whitespace collapsed, cut to ``limit``.
 
@@ -320,6 +325,7 @@ def clean_text(text: Any, limit: int = 500) -> str:
     """
     if not isinstance(text, str):
         text = str(text)
+    text = _ESCAPES.sub(" ", text)  # a whole escape sequence goes, not only its ESC
     kept = "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in text)
     return " ".join(kept.split())[:limit]
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fair import Ledger, Unfair, unpack
+from .fair import Ledger, Unfair
+from .identity import short_fp
 
 TIMER_SLACK = 1.0
 """Seconds a turn timer may seem short at the table (the turn's first update reached us late)."""
@@ -68,6 +69,8 @@ class SeatWatch:
             key = ("verdict", md.get("r"))
         else:
             return
+        if not all(isinstance(x, (int, str)) or x is None for x in key):
+            return  # not an answer this client makes
         asked = self._asked.get(key)
         self.answers[key] = (m, sig, None if asked is None else now - asked)
         while len(self.answers) > REMEMBERED:
@@ -93,16 +96,20 @@ class SeatWatch:
 
     # -- what the log says about this seat -------------------------------------------------------
     def entry(self, d: dict[str, Any], index: int, live: bool, now: float, ledger: Ledger, seat: int,
-              host: str) -> tuple[list[dict[str, Any]], list[tuple[int, bytes, bytes]]]:
+              host: str, lobby: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]],
+                                                                      list[tuple[int, bytes, bytes]]]:
         """Log entry ``d`` (number ``index``; ``live``: it came on a link that was up when it was made).
 
+        ``lobby``: the host's latest lobby message (its seats: a person's or a bot's, and their keys).
         Returns the messages to report and the evidence to keep (``(entry, message, signature)``);
         raises :class:`Unfair` for a claim this seat knows to be false.
         """
         k = d.get("k")
         notes: list[dict[str, Any]] = []
         evidence: list[tuple[int, bytes, bytes]] = []
-        if k == "step" and d.get("seat") == seat and d.get("auto"):
+        if k == "match" and lobby is not None:
+            self._check_keys(ledger, lobby, host)
+        elif k == "step" and d.get("seat") == seat and d.get("auto"):
             why = d.get("why")
             notes.append({"type": "auto", "round": d.get("r"), "why": why, "action": d.get("a"), "live": live})
             if live:
@@ -127,6 +134,20 @@ class SeatWatch:
                 notes.append({"type": "accused", "by": host, "stage": stage, "evidence": False,
                               "reason": f"{host} refused your signed {stage} and struck you: {d.get('why')}"})
         return notes, evidence
+
+    @staticmethod
+    def _check_keys(ledger: Ledger, lobby: dict[str, Any], host: str) -> None:
+        """Every seat the lobby shows as a person's carries that person's key in the match header."""
+        for s in lobby.get("seats", ()):
+            if not isinstance(s, dict) or s.get("kind") != "human":
+                continue
+            i = s.get("seat")
+            key = ledger.keys[i] if isinstance(i, int) and 0 <= i < len(ledger.keys) else None
+            if key is None or short_fp(key) != s.get("fp"):
+                raise Unfair("identity", f"{host} shows seat {i + 1 if isinstance(i, int) else i} as a person's "
+                                         "at the table, but the match header gives it "
+                                         + ("no identity key" if key is None else "another key")
+                                         + ": the host could move for that person with no signed intent")
 
     def _check_auto(self, d: dict[str, Any], why: Any, now: float, ledger: Ledger, host: str) -> None:
         """A move the host made for this seat while its link was up: only the turn timer may explain it."""
@@ -156,11 +177,3 @@ class SeatWatch:
                                 f"its {kind}{when}; it is kept in your transcript as evidence"})
         evidence.append((index, m, sig))
 
-
-def decoded(m: bytes) -> dict[str, Any] | None:
-    """A signed message's content, or None if it is not a map."""
-    try:
-        d = unpack(m)
-    except Exception:
-        return None
-    return d if isinstance(d, dict) else None
