@@ -132,7 +132,8 @@ class Host:
         """Set when a person comes or goes (see :meth:`wait_for_people`)."""
         self._ending: asyncio.Task[Any] | None = None
         self._ended: bytes | None = None
-        """The ``end`` frame once the match is over (a peer coming back after it gets it too)."""
+        """The ``end`` frame once the match is over (a seat that was away then gets it when it comes back)."""
+        self._told_end: set[int] = set()
 
     # -- life cycle ------------------------------------------------------------------
     @classmethod
@@ -350,6 +351,7 @@ class Host:
 
     def _new_match(self) -> None:
         self._ended = None
+        self._told_end = set()
         self._dealing = True
         self._spawn(self._deal(first=True))
 
@@ -701,8 +703,10 @@ class Host:
             self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
             self._send_update(peer, [], actor=None, auto=False)
-        if self._ended is not None and self.phase == "finished":
-            peer.send_frame(self._ended)  # it was away when the match ended
+        if self._ended is not None and self.phase == "finished" and peer.seat is not None \
+                and peer.seat not in self._told_end:
+            self._told_end.add(peer.seat)
+            peer.send_frame(self._ended)  # it was away when the match ended (one told stays for a rematch)
         self._maybe_autostart()
 
     def _seat_for_token(self, token: Any) -> Seat | None:
@@ -1027,6 +1031,8 @@ class Host:
         for peer in list(self.peers):
             if peer.role is not None:
                 peer.send_frame(end)
+                if peer.seat is not None:
+                    self._told_end.add(peer.seat)
         self._emit("end", {"reason": self.end_reason, "scores": list(game.scores),
                            "winner": game.match_winner, "names": list(game.names)})
         if self._finished is not None:
@@ -1297,7 +1303,9 @@ class Host:
             while self._ledger_fed < len(entries):
                 e, sig = entries[self._ledger_fed]
                 self._ledger_fed += 1
-                ledger.add_entry(e, sig)
+                for act in ledger.add_entry(e, sig):
+                    if act[0] == "audit" and act[1] != r:  # a round before (a resumed host catching up):
+                        ledger.audit_round()                 # its replay carries into the next round
             ledger.audit_round()
             verdict = {"round": r, "ok": True, "code": "", "reason": "verified"}
         except Unfair as u:
