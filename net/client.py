@@ -322,6 +322,8 @@ class Client:
         self.seat, self.role = reply["seat"], reply["role"]
         self.token = reply["token"] if reply["token"] is not None else self.token
         self.host_name, self.heartbeat = messages.clean_text(reply["host"], 64), float(reply["heartbeat"])
+        self._host_words = f"the host ({self.host_name or 'unnamed'}, key {host_key.hex()[:FP_ADDRESS]})"
+        """How this client names the host when it accuses it of something."""
         self._watch.link_up()
         self._connected.set()
         return reply
@@ -672,14 +674,17 @@ class Client:
         """What this seat alone can judge of a log entry (see :mod:`net.watch`)."""
         ledger = self.ledger
         assert ledger is not None and self.seat is not None
-        host = f"the host ({self.host_name or 'unnamed'}, key {(self.host_key or b'').hex()[:FP_ADDRESS]})"
-        notes, evidence = self._watch.entry(d, index, live, time.monotonic(), ledger, self.seat, host, self.lobby)
+        host = self._host_words
+        notes, evidence, failed = self._watch.entry(d, index, live, time.monotonic(), ledger, self.seat, host,
+                                                    self.lobby)
         for i, m, sig in evidence:
             if self._transcript is not None:
                 self._transcript.evidence(i, m, sig)
                 self._flush_transcript_soon()
         for note in notes:
             self._emit(note)
+        if failed is not None:
+            self._unfair(failed)
 
     def _stop(self, reason: str) -> None:
         """Stop taking part: leave the table and do not come back (the host is not to be played with)."""

@@ -96,17 +96,26 @@ class SeatWatch:
 
     # -- what the log says about this seat -------------------------------------------------------
     def entry(self, d: dict[str, Any], index: int, live: bool, now: float, ledger: Ledger, seat: int,
-              host: str, lobby: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]],
-                                                                      list[tuple[int, bytes, bytes]]]:
+              host: str, lobby: dict[str, Any] | None = None
+              ) -> tuple[list[dict[str, Any]], list[tuple[int, bytes, bytes]], Unfair | None]:
         """Log entry ``d`` (number ``index``; ``live``: it came on a link that was up when it was made).
 
         ``lobby``: the host's latest lobby message (its seats: a person's or a bot's, and their keys).
-        Returns the messages to report and the evidence to keep (``(entry, message, signature)``);
-        raises :class:`Unfair` for a claim this seat knows to be false.
+        Returns the messages to report, the evidence to keep (``(entry, message, signature)``) and,
+        for a claim this seat knows to be false, the failed check (:class:`Unfair`).
         """
-        k = d.get("k")
         notes: list[dict[str, Any]] = []
         evidence: list[tuple[int, bytes, bytes]] = []
+        try:
+            self._entry(d, index, live, now, ledger, seat, host, lobby, notes, evidence)
+        except Unfair as u:
+            return notes, evidence, u
+        return notes, evidence, None
+
+    def _entry(self, d: dict[str, Any], index: int, live: bool, now: float, ledger: Ledger, seat: int,
+               host: str, lobby: dict[str, Any] | None, notes: list[dict[str, Any]],
+               evidence: list[tuple[int, bytes, bytes]]) -> None:
+        k = d.get("k")
         if k == "match" and lobby is not None:
             self._check_keys(ledger, lobby, host)
         elif k == "step" and d.get("seat") == seat and d.get("auto"):
@@ -133,7 +142,6 @@ class SeatWatch:
             else:
                 notes.append({"type": "accused", "by": host, "stage": stage, "evidence": False,
                               "reason": f"{host} refused your signed {stage} and struck you: {d.get('why')}"})
-        return notes, evidence
 
     @staticmethod
     def _check_keys(ledger: Ledger, lobby: dict[str, Any], host: str) -> None:

@@ -150,7 +150,7 @@ class KeylessHost(Host):
 
 
 async def test_a_persons_seat_without_its_key_is_refused_by_that_person_and_the_table(tmp_path: Path) -> None:
-    host = await start_host(host_class=KeylessHost, seats=3, bots=1, rounds=1)
+    host = await start_host(host_class=KeylessHost, seats=3, bots=1, rounds=1, fair_timeout=0.5)
     try:
         players = bots(host.port, 2, tmp_path)
         await play(players)
@@ -371,7 +371,7 @@ class SwallowingHost(Host):
 
 
 async def test_a_swallowed_verdict_is_caught_by_everyone_at_the_next_deal() -> None:
-    host = await start_host(host_class=SwallowingHost, seats=3, bots=0, rounds=2,
+    host = await start_host(host_class=SwallowingHost, seats=3, bots=0, rounds=2, fair_timeout=0.5,
                             options={"target_score": 100_000})
     try:
         players = bots(host.port, 3)
@@ -466,7 +466,7 @@ class RefusingHost(Host):
 
 
 async def test_a_strike_refusing_a_good_answer_is_named_a_host_fraud() -> None:
-    host = await start_host(host_class=RefusingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(host_class=RefusingHost, seats=3, bots=1, rounds=1, fair_timeout=0.5)
     try:
         players = bots(host.port, 2)
         await play(players)
