@@ -33,7 +33,7 @@ from core.bots import Bot, make_bot
 
 from . import framing, messages, patch, secure
 from .dealer import Dealer, NeedEpoch
-from .fair import EpochSecret, unpack
+from .fair import unpack
 from .framing import MAX_FRAME_FROM_PEER
 from .identity import FP_ADDRESS, Identity
 from .messages import CLIENT_SCHEMAS, PROTOCOL_VERSION, MessageError
@@ -1014,9 +1014,9 @@ class Host:
         They are a few KB for every peer, and every peer takes them in; sent
         right behind the round's last update they competed with it on a
         machine running several players. So they follow it by
-        :data:`CLOSE_DELAY` (at once when the match is over). The log's order
-        is the same: nothing else enters the log while a round is over, and
-        the next deal (or closing the host) runs this first. Then the host's
+        :data:`CLOSE_DELAY` (at once when the match is over). Nothing of the
+        next round enters the log before them: the next deal (or closing the
+        host) runs this first. Then the host's
         own audit of the round (tens of ms) waits :data:`SELF_AUDIT_DELAY`
         more; it reads the log only up to the round's end, so the next round
         may begin meanwhile.

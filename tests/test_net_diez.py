@@ -20,7 +20,6 @@ from core.bots import Bot
 from net import BotClient
 from net.dealer import Dealer
 from net.fair import EpochSecret, Ledger, TableLog, Unfair
-from net.host import Host
 from net.identity import Identity
 from net.record import replay
 from net.testing import start_host
@@ -115,13 +114,9 @@ class TokenPickingDealer(Dealer):
         return sec.order
 
 
-class TokenPickingHost(Host):
-    dealer_class = TokenPickingDealer
-
-
 async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> None:
     TokenPickingDealer.cheated = cheated = []
-    host = await start_host(host_class=TokenPickingHost, variant="diez", seats=3, bots=0, rounds=2,
+    host = await start_host(dealer_class=TokenPickingDealer, variant="diez", seats=3, bots=0, rounds=2,
                             options={"target_score": 100_000})
     try:
         players = [BotClient(("127.0.0.1", host.port), f"P{i}", seed=i, identity=Identity.generate(),

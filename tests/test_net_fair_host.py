@@ -34,12 +34,8 @@ class SoloDealer(Dealer):
         return [HOST_PID]
 
 
-class SoloHost(Host):
-    dealer_class = SoloDealer
-
-
 async def test_a_seed_exchange_without_the_players_is_refused_by_every_client(tmp_path: Path) -> None:
-    host = await start_host(host_class=SoloHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=SoloDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2, tmp_path)
         heard = [listen(b.client) for b in players]
@@ -91,13 +87,9 @@ class RedealingDealer(Dealer):
         return await self.run_epoch(e, items)
 
 
-class RedealingHost(Host):
-    dealer_class = RedealingDealer
-
-
 async def test_one_rewind_past_revealed_seeds_is_reported_and_gets_fresh_seeds() -> None:
     RedealingDealer.times, RedealingDealer.seeds = 1, []
-    host = await start_host(host_class=RedealingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=RedealingDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2)
         heard = [listen(b.client) for b in players]
@@ -116,7 +108,7 @@ async def test_one_rewind_past_revealed_seeds_is_reported_and_gets_fresh_seeds()
 
 async def test_a_second_rewind_in_a_match_makes_the_clients_stop_and_fails_their_audits(tmp_path: Path) -> None:
     RedealingDealer.times, RedealingDealer.seeds = 2, []
-    host = await start_host(host_class=RedealingHost, seats=3, bots=1, rounds=1, grace=0.3)
+    host = await start_host(dealer_class=RedealingDealer, seats=3, bots=1, rounds=1, grace=0.3)
     try:
         players = bots(host.port, 2, tmp_path)
         heard = [listen(b.client) for b in players]
@@ -145,12 +137,8 @@ class KeylessDealer(Dealer):
                     **self.clocks(cfg))
 
 
-class KeylessHost(Host):
-    dealer_class = KeylessDealer
-
-
 async def test_a_persons_seat_without_its_key_is_refused_by_that_person_and_the_table(tmp_path: Path) -> None:
-    host = await start_host(host_class=KeylessHost, seats=3, bots=1, rounds=1, fair_timeout=0.5)
+    host = await start_host(dealer_class=KeylessDealer, seats=3, bots=1, rounds=1, fair_timeout=0.5)
     try:
         players = bots(host.port, 2, tmp_path)
         await play(players)
@@ -366,12 +354,8 @@ class SwallowingDealer(Dealer):
         await super().collect_verdicts(r)
 
 
-class SwallowingHost(Host):
-    dealer_class = SwallowingDealer
-
-
 async def test_a_swallowed_verdict_is_caught_by_everyone_at_the_next_deal() -> None:
-    host = await start_host(host_class=SwallowingHost, seats=3, bots=0, rounds=2, fair_timeout=0.5,
+    host = await start_host(dealer_class=SwallowingDealer, seats=3, bots=0, rounds=2, fair_timeout=0.5,
                             options={"target_score": 100_000})
     try:
         players = bots(host.port, 3)
@@ -399,12 +383,8 @@ class FalseAccuserDealer(Dealer):
         return got
 
 
-class FalseAccuserHost(Host):
-    dealer_class = FalseAccuserDealer
-
-
 async def test_a_false_strike_is_shown_loudly_to_its_victim_with_its_answer_kept_as_evidence(tmp_path: Path) -> None:
-    host = await start_host(host_class=FalseAccuserHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=FalseAccuserDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2, tmp_path)
         heard = [listen(b.client) for b in players]
@@ -434,12 +414,8 @@ class OverStrikingDealer(Dealer):
         self.strike(humans(self.host)[0], "verdict", "no verdict", r=r)
 
 
-class OverStrikingHost(Host):
-    dealer_class = OverStrikingDealer
-
-
 async def test_a_strike_for_an_answer_the_log_holds_is_named_a_host_fraud(tmp_path: Path) -> None:
-    host = await start_host(host_class=OverStrikingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=OverStrikingDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2, tmp_path)
         await play(players)
@@ -461,12 +437,8 @@ class RefusingDealer(Dealer):
         return super().answer_fault(kind, seat, d)
 
 
-class RefusingHost(Host):
-    dealer_class = RefusingDealer
-
-
 async def test_a_strike_refusing_a_good_answer_is_named_a_host_fraud() -> None:
-    host = await start_host(host_class=RefusingHost, seats=3, bots=1, rounds=1, fair_timeout=0.5)
+    host = await start_host(dealer_class=RefusingDealer, seats=3, bots=1, rounds=1, fair_timeout=0.5)
     try:
         players = bots(host.port, 2)
         await play(players)

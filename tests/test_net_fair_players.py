@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from core import Action
 from net import BotClient, Client, HostConfig
 from net.commands import _Printer
 from net.dealer import Dealer

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-import core
 from core import Action
 from core.bots import make_bot
 from net import PROTOCOL_VERSION, BotClient, Client, Refused
@@ -30,27 +29,7 @@ from net.host import Host
 from net.identity import Identity, KnownHosts
 from net.testing import RawPeer, start_host
 from net.transcript import audit_file, read_records
-
-
-def bots(port: int, n: int, tmp: Path | None = None, cls: type[BotClient] = BotClient, **kw: Any) -> list[BotClient]:
-    out = []
-    for i in range(n):
-        extra = dict(kw)
-        if tmp is not None:
-            extra["transcript_dir"] = str(tmp / f"p{i}")
-        out.append(cls(("127.0.0.1", port), f"P{i}", seed=i, identity=Identity.generate(), **extra))
-    return out
-
-
-async def play(players: list[BotClient], timeout: float = 25.0) -> list[int]:
-    return await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), timeout)
-
-
-def failures(client: Client) -> set[str]:
-    codes = {a["code"] for a in client.audits if not a["ok"]}
-    if client.fairness is not None:
-        codes.add(client.fairness["code"])
-    return codes
+from net_support import bots, failures, play
 
 
 # -- honest tables -----------------------------------------------------------------------------
@@ -143,13 +122,9 @@ class SwappingDealer(Dealer):
         return cards
 
 
-class SwappingHost(Host):
-    dealer_class = SwappingDealer
-
-
 async def test_a_host_that_swaps_a_delivered_card_is_caught_at_delivery() -> None:
     SwappingDealer.swapped = swapped = []
-    host = await start_host(host_class=SwappingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=SwappingDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2)
         await play(players)
@@ -174,12 +149,8 @@ class ExtraWildDealer(Dealer):
         return EpochSecret(self.game_id, e, a, items, sigma=sigma)
 
 
-class ExtraWildHost(Host):
-    dealer_class = ExtraWildDealer
-
-
 async def test_a_host_dealing_an_extra_wild_draw_four_is_caught() -> None:
-    host = await start_host(host_class=ExtraWildHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=ExtraWildDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2)
         await play(players)
@@ -202,12 +173,8 @@ class ReorderingDealer(Dealer):
         return sec.order
 
 
-class ReorderingHost(Host):
-    dealer_class = ReorderingDealer
-
-
 async def test_a_host_that_reorders_the_deck_after_the_seeds_is_caught_at_the_audit() -> None:
-    host = await start_host(host_class=ReorderingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(dealer_class=ReorderingDealer, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2)
         await play(players)
@@ -298,12 +265,8 @@ class EquivocatingDealer(Dealer):
         return None if failure is not None and failure[0] == "head" else failure  # ...quoting the lie
 
 
-class EquivocatingHost(Host):
-    dealer_class = EquivocatingDealer
-
-
 async def test_a_host_showing_different_commitments_to_different_players_is_caught() -> None:
-    host = await start_host(host_class=EquivocatingHost, seats=3, bots=1, rounds=1, fair_timeout=0.5)
+    host = await start_host(dealer_class=EquivocatingDealer, seats=3, bots=1, rounds=1, fair_timeout=0.5)
     try:
         players = bots(host.port, 2)
         await play(players, 30)
