@@ -785,7 +785,7 @@ class Host:
                 seat.peer = None
                 if self.phase == "lobby" and not seat.reserved and not self._dealing:
                     seat.kind, seat.name, seat.token, seat.ready = "open", "", None, False
-                elif self.phase != "finished":
+                elif self.in_match:  # (not once the match is over: nothing is waiting for them then)
                     self._mark_away(seat)
         self._broadcast_lobby()
 
@@ -800,7 +800,7 @@ class Host:
     def _grace_over(self, index: int) -> None:
         self._grace.pop(index, None)
         seat = self.seats[index]
-        if seat.kind == "human" and seat.peer is None and self.phase != "finished" and not seat.stand_in:
+        if seat.kind == "human" and seat.peer is None and self.in_match and not seat.stand_in:
             seat.stand_in = True
             if self.in_match:
                 # The log shows it: the seat leaves the seed exchange and a bot's moves for it are 'away'.
@@ -813,8 +813,10 @@ class Host:
     # -- waiting for the people ------------------------------------------------------------------
     @property
     def in_match(self) -> bool:
-        """A match's log is open: from its first deal on (seats are fixed then) until it is over."""
-        return self.dealer is not None and (self.phase in ("playing", "round_over") or self._dealing)
+        """A match's log is open: from its first deal on (seats are fixed then) until ``end`` is sent
+        (after the last round's verdicts)."""
+        return self.dealer is not None and (self.phase in ("playing", "round_over") or self._dealing
+                                            or self.phase == "finished" and self._ended is None)
 
     def people_changed(self) -> None:
         """A person came, went away past the grace period, or was benched: waiters look again, and
