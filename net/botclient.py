@@ -10,6 +10,7 @@ from typing import Any, Callable
 from core.bots import make_bot
 
 from .client import Client, NotConnected
+from .messages import clean_text
 
 log = logging.getLogger("net.botclient")
 
@@ -37,7 +38,7 @@ class BotClient:
 
     def _say(self, text: str) -> None:
         if self.report is not None:
-            self.report(text)
+            self.report(clean_text(text, 1000))  # names and reasons the host sent: nothing raw to a terminal
 
     def _names(self) -> list[str]:
         lobby = self.client.lobby or {}

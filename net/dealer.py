@@ -298,12 +298,13 @@ class Dealer:
         """Strike ``seat`` outside an abort: a refused answer (logged with it as evidence) or a missed verdict."""
         extra = {"m": evidence[0], "sig": evidence[1]} if evidence is not None else {}
         self.append("strike", seat=seat, stage=stage, why=why[:MAX_WHY], **where, **extra)
-        self._count_strike(seat, stage)
+        self._count_strike(seat, stage, why)
 
-    def _count_strike(self, pid: int, stage: str) -> None:
+    def _count_strike(self, pid: int, stage: str, why: str = "") -> None:
         self.strikes[pid] = self.strikes.get(pid, 0) + 1
         seat = self.host.seats[pid]
-        self.host.emit("strike", {"seat": pid, "name": seat.name, "strikes": self.strikes[pid], "stage": stage})
+        self.host.emit("strike", {"seat": pid, "name": seat.name, "strikes": self.strikes[pid], "stage": stage,
+                                  "why": why})
         if self.strikes[pid] >= 2 and not seat.benched:
             seat.benched = True
             seat.stand_in = True
