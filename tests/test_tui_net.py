@@ -458,10 +458,58 @@ async def test_the_host_is_asked_before_ctrl_q_closes_the_table_for_everyone() -
             await until(pilot, lambda: not host._server.is_serving(), 5, "the table closed")
         assert app.return_value == 0
         await until_closed(guest)
+        told = [m for m in list(guest.messages._queue) if m["type"] == "link"]  # type: ignore[attr-defined]
+        assert told and told[-1]["state"] == "gave_up" and "the host closed the table" in told[-1]["reason"]
+        assert not guest.reconnect  # told the table is closed: it does not knock again
     finally:
         if guest is not None:
             await guest.close()
         await app.shutdown()
+
+
+async def test_players_and_spectators_are_told_the_host_closed_the_table_and_stop_reconnecting() -> None:
+    # The interactive host's ctrl+q (confirmed, above) closes its Host with Host.close(): so does this.
+    host = await start_host(seats=2, bots=1, seed=3, name="Table", bot_delay=0.3, grace=30)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    watcher = Client(("127.0.0.1", host.port), "Eve", spectate=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await in_lobby(pilot, app)
+            await watcher.connect()
+            await pilot.press("r")
+            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: app.session.observation()["current"] == app.session.me, 5, "Ann's turn")
+            assert "Your turn" in shown(app.table.query_one("#status"))
+            await host.close("the host has left the table")
+            await until(pilot, lambda: "the host closed the table" in shown(app.table.query_one("#net-bar")), 5)
+            assert not app.table.query_one("#status").display  # no "Your turn." under a closed table
+            assert "the host closed the table" in log_text(app.table)
+            assert any("the host closed the table" in m for m in notifications(app))
+            assert not app.client.reconnect and not app.client.connected
+            await pilot.pause(0.5)
+            assert not app.client.connected and "reconnecting" not in shown(app.table.query_one("#net-bar"))
+        gave_up = await _next(watcher, "link")
+        assert gave_up["state"] == "gave_up" and "the host closed the table" in gave_up["reason"]
+        assert not watcher.reconnect
+    finally:
+        await watcher.close()
+        await app.shutdown()
+        await host.close()
+
+
+async def test_every_move_the_host_makes_for_you_is_shown_in_the_log_and_as_a_notification() -> None:
+    host = await start_host(seats=2, bots=1, rounds=1, seed=11, turn_timer=0.05)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await in_lobby(pilot, app)
+            await pilot.press("r")  # and then no key at all: the timer plays every turn
+            await until(pilot, lambda: app.table is not None and app.table.is_mounted
+                        and "for you in round 1: your turn timer ran out" in log_text(app.table), 10)
+            assert any("The host " in m and "your turn timer ran out" in m for m in notifications(app))
+    finally:
+        await app.shutdown()
+        await host.close()
 
 
 async def until_closed(client: Client, timeout: float = 5.0) -> None:
