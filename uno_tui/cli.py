@@ -133,6 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
     from net.commands import add_net_subcommands
 
     add_net_subcommands(sub, interactive_host=_interactive_host, join=_join)
+
+    from .serve.command import add_serve_subcommand
+
+    add_serve_subcommand(sub)
     return parser
 
 
