@@ -9,6 +9,7 @@ each time bytes arrive, with a deadline only as the point of failure.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import re
@@ -21,7 +22,11 @@ import pyte
 
 from uno_tui.serve.access import Admission
 from uno_tui.serve.server import ServeConfig, ServeServer
+from uno_tui.serve.spawn import Spawner
+from uno_tui.widgets.cards import card_text
 
+CHIP = re.compile(r"[│┃]([^│┃]{4})[│┃]")
+"""A card chip in the hand panel (its label is inside)."""
 KEYS = {
     "enter": b"\r", "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
     "escape": b"\x1b", "ctrl+q": b"\x11", "space": b" ", "tab": b"\t",
@@ -38,11 +43,16 @@ def make_config(tmp_path: Path, **overrides: Any) -> ServeConfig:
     return ServeConfig(**settings)
 
 
+SPAWNER = Spawner()
+"""One fork server for all the tests' servers (each would start its own; the imports take a while)."""
+atexit.register(SPAWNER.close)
+
+
 @contextlib.asynccontextmanager
 async def running(tmp_path: Path, **overrides: Any) -> Any:
     """A started :class:`ServeServer` on loopback (closed afterwards)."""
     config = make_config(tmp_path, **overrides)
-    server = ServeServer(config, Admission.from_options(config.authorized_keys, config.password))
+    server = ServeServer(config, Admission.from_options(config.authorized_keys, config.password), spawner=SPAWNER)
     await server.start()
     try:
         yield server
@@ -185,11 +195,79 @@ async def until(cond: Callable[[], Any], what: str, timeout: float = WAIT, step:
     return value
 
 
-def highlighted(player: Player, label: str) -> bool:
-    """Whether the menu line that starts with ``label`` is the highlighted one (drawn in reverse/bold bg)."""
-    screen = player.terminal.screen
-    for y, line in enumerate(screen.display):
-        x = line.find(label)
-        if x >= 0:
-            return screen.buffer[y][x].bg != screen.buffer[y][0].bg or screen.buffer[y][x].reverse
-    return False
+# -- a person's moves, by keys (for any player with press/wait/text and a pyte terminal) -----------------
+async def open_table(player: Player, *, seats: int, bots: int) -> None:
+    """From the menu: open a classic table with ``seats`` seats, ``bots`` of them bots; wait for the lobby."""
+    await player.wait("Open a table on this server")
+    player.press("down", "enter")
+    await player.wait("Open the table (enter)")
+    player.press("down")  # the seats (4 to start with)
+    player.press(*(["left"] * (4 - seats) if seats < 4 else ["right"] * (seats - 4)))
+    player.press("down", *(["right"] * bots))
+    await player.wait(lambda: f"◂ {seats} " in player.text() and (bots == 0 or f"{bots} bot" in player.text()),
+                      what=f"{seats} seats and {bots} bots chosen")
+    player.press("enter")
+    await player.wait("(you)", what="the lobby")
+
+
+def hand_labels(player: Player) -> list[str] | None:
+    """The cards in the hand panel, as their chips read (R4, Y+2, W...); None when no hand is shown."""
+    lines = player.text().splitlines()
+    start = next((i for i, line in enumerate(lines) if "Your hand" in line), None)
+    if start is None:
+        return None
+    labels = []
+    for line in lines[start + 1:]:
+        if line.lstrip().startswith("╰"):
+            break
+        labels += [m.strip() for m in CHIP.findall(line[1:-1])]
+    return sorted(labels)
+
+
+def selected_label(player: Player) -> str | None:
+    """The label of the chip the ▲ marker sits under."""
+    lines = player.terminal.screen.display
+    for y, line in enumerate(lines):
+        x = line.find("▲▲▲▲")
+        if x >= 0 and y >= 2:
+            return lines[y - 2][x:x + 4].strip()
+    return None
+
+
+async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
+    """Play one card by keys, as a person would (drawing first when nothing fits); the card played.
+
+    The server's game says what is legal; the keys go only by what the screen shows (the ▲ under a chip).
+    """
+    def ready() -> dict[str, Any] | None:
+        obs = host.game.observation(seat)
+        shown = sorted(card_text(c) for c in obs["hand"])
+        mine = obs["current"] == seat and obs["phase"] in ("play", "drawn") and not obs["over"]
+        return obs if mine and "Your hand" in player.text() and hand_labels(player) == shown else None
+
+    for _ in range(30):
+        obs = await player.wait(ready, what="our turn, drawn on the screen")
+        plays = [a for a in obs["legal"] if a["kind"] == "play"]
+        if not plays:
+            version = obs["version"]
+            kinds = {a["kind"] for a in obs["legal"]}
+            player.press("d" if "draw" in kinds else "p")
+            await player.wait(lambda: host.game.version != version, what="the draw or the pass")
+            continue
+        card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
+        label = card_text(card)
+        for _ in range(len(obs["hand"])):
+            if selected_label(player) == label:
+                break
+            before = selected_label(player)
+            player.press("right")
+            await player.wait(lambda: selected_label(player) != before, what="the selection to move")
+        assert selected_label(player) == label
+        count = len(obs["hand"])
+        player.press("enter")
+        if "color" in plays[0]:
+            await player.wait("Name a colour", what="the colour picker")
+            player.press("r")
+        await player.wait(lambda: len(host.game.observation(seat)["hand"]) < count, what="the card to be played")
+        return card
+    raise AssertionError("never had a card to play")

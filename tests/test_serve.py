@@ -10,101 +10,20 @@ test_serve_cli.py, the browser in test_serve_web.py.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 import asyncssh
 import pytest
 
-from serve_support import Player, running, until
+from serve_support import CHIP, Player, hand_labels, open_table, play_a_card, running, until
 from uno_tui.widgets.cards import card_text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-CHIP = re.compile(r"[│┃]([^│┃]{4})[│┃]")
-
 
 def only_table(server: Any) -> Any:
     tables = list(server.room.tables.values())
     assert len(tables) == 1, tables
     return tables[0]
-
-
-async def open_table(player: Player, *, seats: int, bots: int) -> None:
-    """From the menu: open a classic table with ``seats`` seats, ``bots`` of them bots; wait for the lobby."""
-    await player.wait("Open a table on this server")
-    player.press("down", "enter")
-    await player.wait("Open the table (enter)")
-    player.press("down")  # the seats (4 to start with)
-    player.press(*(["left"] * (4 - seats) if seats < 4 else ["right"] * (seats - 4)))
-    player.press("down", *(["right"] * bots))
-    await player.wait(lambda: f"◂ {seats} " in player.text() and (bots == 0 or f"{bots} bot" in player.text()),
-                      what=f"{seats} seats and {bots} bots chosen")
-    player.press("enter")
-    await player.wait("(you)", what="the lobby")
-
-
-def hand_labels(player: Player) -> list[str] | None:
-    """The cards in the hand panel, as their chips read (R4, Y+2, W...); None when no hand is shown."""
-    lines = player.text().splitlines()
-    start = next((i for i, line in enumerate(lines) if "Your hand" in line), None)
-    if start is None:
-        return None
-    labels = []
-    for line in lines[start + 1:]:
-        if line.lstrip().startswith("╰"):
-            break
-        labels += [m.strip() for m in CHIP.findall(line[1:-1])]
-    return sorted(labels)
-
-
-def selected_label(player: Player) -> str | None:
-    """The label of the chip the ▲ marker sits under."""
-    lines = player.terminal.screen.display
-    for y, line in enumerate(lines):
-        x = line.find("▲▲▲▲")
-        if x >= 0 and y >= 2:
-            return lines[y - 2][x:x + 4].strip()
-    return None
-
-
-async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
-    """Play one card by keys, as a person would (drawing first when nothing fits); the card played.
-
-    The server's game says what is legal; the keys go only by what the screen shows (the ▲ under a chip).
-    """
-    def ready() -> dict[str, Any] | None:
-        obs = host.game.observation(seat)
-        shown = sorted(card_text(c) for c in obs["hand"])
-        mine = obs["current"] == seat and obs["phase"] in ("play", "drawn") and not obs["over"]
-        return obs if mine and "Your hand" in player.text() and hand_labels(player) == shown else None
-
-    for _ in range(30):
-        obs = await player.wait(ready, what="our turn, drawn on the screen")
-        plays = [a for a in obs["legal"] if a["kind"] == "play"]
-        if not plays:
-            version = obs["version"]
-            kinds = {a["kind"] for a in obs["legal"]}
-            player.press("d" if "draw" in kinds else "p")
-            await player.wait(lambda: host.game.version != version, what="the draw or the pass")
-            continue
-        card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
-        label = card_text(card)
-        for _ in range(len(obs["hand"])):
-            if selected_label(player) == label:
-                break
-            before = selected_label(player)
-            player.press("right")
-            await player.wait(lambda: selected_label(player) != before, what="the selection to move")
-        assert selected_label(player) == label
-        count = len(obs["hand"])
-        player.press("enter")
-        if "color" in plays[0]:
-            await player.wait("Name a colour", what="the colour picker")
-            player.press("r")
-        await player.wait(lambda: len(host.game.observation(seat)["hand"]) < count, what="the card to be played")
-        return card
-    raise AssertionError("never had a card to play")
 
 
 async def test_a_player_opens_a_table_against_bots_plays_a_card_and_leaves(tmp_path: Any) -> None:

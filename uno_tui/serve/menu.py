@@ -357,7 +357,20 @@ class MenuApp(WindowGuard, App[MenuChoice | None]):
         self.visit = visit
 
     def get_default_screen(self) -> Screen:
-        return LoginScreen() if self.visit.name is None else MenuScreen()
+        return MenuScreen() if self.visit.name is not None else Screen()
+
+    def on_mount(self) -> None:
+        if self.visit.name is None:
+            self.push_screen(LoginScreen())  # pushed, so that the menu can take its place
+
+    def on_app_focus(self) -> None:
+        # Textual focuses a screen's AUTO_FOCUS only while the app has the focus: a terminal that says
+        # "focus out" as the app starts (a browser tab not yet clicked) would leave nothing focused.
+        screen = self.screen
+        if screen.focused is None and screen.AUTO_FOCUS:
+            target = next(iter(screen.query(screen.AUTO_FOCUS)), None)
+            if target is not None and target.focusable:
+                target.focus()
 
     def logged_in(self, name: str, env: dict[str, str]) -> None:
         """The server took the browser's login: this person's files and name from now on."""

@@ -80,7 +80,9 @@ def default_state_dir() -> Path:
 class ServeServer:
     """The running server. ``await start()``, then ``await wait_closed()`` (or ``close()``)."""
 
-    def __init__(self, config: ServeConfig, admission: Admission | None = None) -> None:
+    def __init__(self, config: ServeConfig, admission: Admission | None = None, *,
+                 spawner: Spawner | None = None) -> None:
+        """``spawner``: a fork server to share (tests start one for many servers); by default, its own."""
         self.config = config
         self.admission = admission or Admission.from_options(config.authorized_keys, config.password)
         self.sessions: set[TerminalSession] = set()
@@ -95,7 +97,8 @@ class ServeServer:
         self.control: ControlServer | None = None
         self.ssh: Any = None
         self.web: Any = None
-        self.spawner: Spawner | None = None
+        self.spawner = spawner
+        self._own_spawner = spawner is None
 
     # -- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -105,7 +108,8 @@ class ServeServer:
         self._runtime = Path(tempfile.mkdtemp(prefix="uno-tui-serve-"))  # mode 0700: the control socket's home
         state = Path(cfg.state_dir) if cfg.state_dir else default_state_dir()
         self.people = People(state / "people", self._runtime / "people")
-        self.spawner = Spawner()
+        if self.spawner is None:
+            self.spawner = Spawner()
         await self.spawner.warm()
         self.control = ControlServer(str(self._runtime / "control.sock"), self._handler_for)
         await self.control.start()
@@ -148,7 +152,7 @@ class ServeServer:
             await self.room.close()
         if self.control is not None:
             await self.control.close()
-        if self.spawner is not None:
+        if self.spawner is not None and self._own_spawner:
             self.spawner.close()
         if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
@@ -202,6 +206,7 @@ class ServeServer:
             ask_password=self.admission.password is not None, table_password=self.config.password,
             info={"server": socket.gethostname(), "fairness": FAIRNESS, "join_host": self.public_host},
             pacing=self.config.pacing, crash_log=str(self._runtime / "crashes.log"))
+        assert self.spawner is not None
         return await self.spawner.start(spec)
 
     # -- the control socket --------------------------------------------------------------------
