@@ -48,7 +48,7 @@ class ChildSpec:
     pacing: tuple[float, float] = (0.6, 0.9)
     """Pauses before the bots' moves in a game against bots."""
     crash_log: str | None = None
-    """Where a session that fails writes its traceback (the server's runtime directory)."""
+    """Where a session that fails writes its traceback (``crashes.log`` in the server's state directory)."""
 
 
 def main(spec: ChildSpec) -> None:
@@ -85,6 +85,7 @@ def _crashed(spec: ChildSpec) -> None:
     text = traceback.format_exc()
     if spec.crash_log:
         try:
+            os.makedirs(os.path.dirname(spec.crash_log), exist_ok=True)
             with open(spec.crash_log, "a", encoding="utf-8") as f:
                 f.write(f"--- session of {spec.name or '(web)'} (pid {os.getpid()})\n{text}\n")
         except OSError:

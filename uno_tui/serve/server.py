@@ -43,9 +43,9 @@ FAIRNESS = "Whoever runs this server could see your hand (your own uno-tui seals
 """The menu's one-line notice: a game played here runs on this machine (docs/playing-together.md says more)."""
 
 WILDCARDS = ("0.0.0.0", "", "::")
-DROPPED_ENV = ("COLUMNS", "LINES", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TEXTUAL", "TEXTUAL_DRIVER",
-               "TEXTUAL_COLOR_SYSTEM")
-"""The server's own terminal settings, which are not a session's."""
+KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH",
+            "VIRTUAL_ENV")
+"""What a session's process keeps of the server's environment (not its terminal, agent or secrets)."""
 LOGIN_TRIES = 5
 """Wrong passwords a browser may type before its session is closed."""
 
@@ -107,6 +107,7 @@ class ServeServer:
         self.host_key = load_host_key(cfg.host_key)
         self._runtime = Path(tempfile.mkdtemp(prefix="uno-tui-serve-"))  # mode 0700: the control socket's home
         state = Path(cfg.state_dir) if cfg.state_dir else default_state_dir()
+        self.crash_log = state / "crashes.log"
         self.people = People(state / "people", self._runtime / "people")
         if self.spawner is None:
             self.spawner = Spawner()
@@ -138,8 +139,7 @@ class ServeServer:
     async def close(self) -> None:
         """Send everyone away, close the tables and the listeners."""
         for session in list(self.sessions):
-            session.say("The uno-tui server is closing. Thanks for playing!")
-            session.hangup()
+            session.hangup("The uno-tui server is closing. Thanks for playing!")
         if self.ssh is not None:
             self.ssh.close()
         if self.web is not None:
@@ -191,13 +191,18 @@ class ServeServer:
     def release(self, session: TerminalSession) -> None:
         self.sessions.discard(session)
         self._by_key.pop(session.key, None)
+        log.info("%s left (%d session%s)", session.person.name if session.person else "someone on the web",
+                 len(self.sessions), "s" if len(self.sessions) != 1 else "")
 
     async def spawn(self, session: TerminalSession, tty: str) -> Child:
         """The session's process, on the terminal ``tty``."""
         assert self._runtime is not None and self.control is not None
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env = {k: v for k, v in os.environ.items() if k in KEPT_ENV}
         env["TERM"] = session.term or "xterm-256color"
         env.update(session.env)
+        # Until a browser's login names the person, nobody's files: a directory of its own, thrown away.
+        nobody = self._runtime / "nobody" / session.key
+        env.update(UNO_TUI_CONFIG_DIR=str(nobody / "config"), XDG_STATE_HOME=str(nobody / "state"))
         if session.person is not None:
             env.update(session.person.env)
         spec = ChildSpec(
@@ -205,7 +210,7 @@ class ServeServer:
             name=session.person.name if session.person is not None else None,
             ask_password=self.admission.password is not None, table_password=self.config.password,
             info={"server": socket.gethostname(), "fairness": FAIRNESS, "join_host": self.public_host},
-            pacing=self.config.pacing, crash_log=str(self._runtime / "crashes.log"))
+            pacing=self.config.pacing, crash_log=str(self.crash_log))
         assert self.spawner is not None
         return await self.spawner.start(spec)
 

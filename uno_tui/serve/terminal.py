@@ -55,6 +55,10 @@ ANSI_TERMINALS = (
 """Terminal type names (the part before the first ``-``, ``.`` or ``+``) of terminals that understand ANSI escapes."""
 
 CLEAR = b"\x1b[0m\x1b[H\x1b[2J"
+RESTORE = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
+           b"\x1b[?2026l\x1b[0m")
+"""The person's terminal as it was (main screen, cursor shown, no mouse or focus reports), whatever
+state a process that was stopped, or crashed, left it in."""
 MIN_SIZE = (60, 18)
 """The tables' smallest window (``uno_tui.screens.table.MIN_SIZE``, which a test holds this to;
 not imported, so that the server does not load Textual)."""
@@ -103,6 +107,7 @@ class TerminalSession:
         self._pending = bytearray()
         self._paused = False
         self._gone = asyncio.Event()
+        self._farewell = ""
         self._size_ok = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.last_input = self._loop.time()
@@ -141,8 +146,9 @@ class TerminalSession:
             self._loop.add_reader(self._master, self._readable)
         self._paused = False
 
-    def hangup(self) -> None:
-        """The person has gone (closed the connection, or asked to)."""
+    def hangup(self, farewell: str = "") -> None:
+        """The person has gone (closed the connection, or asked to), or is sent away with ``farewell``."""
+        self._farewell = self._farewell or farewell
         self._gone.set()
 
     # -- the session's life ---------------------------------------------------------------
@@ -159,16 +165,19 @@ class TerminalSession:
                 self.say(f"This uno-tui server is full ({limit} players at once). Try again in a while.")
                 return
             try:
-                if not await self._wait_for_size():
-                    return
-                status = await self._serve()
+                if await self._wait_for_size():
+                    status = await self._serve()
             finally:
                 self.server.release(self)
         except Exception:
             log.exception("a %s session failed", self.kind)
-            self.say("uno-tui: this session failed on the server. Connect again to go on.")
+            self._farewell = "uno-tui: this session failed on the server. Connect again to go on."
         finally:
             await self._close()
+            if self.child is not None:  # whatever the process left the terminal in, the person's comes back
+                self.transport.write(RESTORE)
+            if self._farewell:
+                self.say(self._farewell)
             self.transport.close(status)
 
     def _refusal(self) -> str:
@@ -219,18 +228,12 @@ class TerminalSession:
             while True:
                 left = self.last_input + idle - self._loop.time()
                 if left <= 0:
-                    await self.child.stop()
-                    self._drain()
                     minutes = idle / 60
-                    self.say(f"Closed after {minutes:g} minute{'s' if minutes != 1 else ''} without a key press. "
-                             "Connect again to play on: your seat waits for you.")
+                    self._farewell = (f"Closed after {minutes:g} minute{'s' if minutes != 1 else ''} without a key "
+                                      "press. Connect again to play on: your seat waits for you.")
                     return 0
                 await asyncio.wait([ended, gone], timeout=left, return_when=asyncio.FIRST_COMPLETED)
-                if ended.done():
-                    self._drain()
-                    return 0
-                if gone.done():
-                    await self.child.stop()
+                if ended.done() or gone.done():
                     return 0
         finally:
             ended.cancel()
@@ -290,8 +293,10 @@ class TerminalSession:
             self._loop.add_writer(master, self._flush_input)
 
     async def _close(self) -> None:
+        """Stop the process, pass on what it wrote last, close the pty."""
         if self.child is not None:
             await self.child.stop()
+            self._drain()
         for fd in (self._master, self._slave):
             if fd is not None:
                 with contextlib.suppress(Exception):
