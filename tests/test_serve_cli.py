@@ -33,7 +33,8 @@ needs_ssh = pytest.mark.skipif(SSH is None, reason="OpenSSH's ssh is not install
     (["serve"], "--ssh PORT"),
     (["serve", "--ssh", "70000"], "a port is 1 to 65535"),
     (["serve", "--ssh", "2222", "--web", "2222"], "different ports"),
-    (["serve", "--ssh", "2222", "--max-sessions", "0"], "must be more than 0"),
+    (["serve", "--ssh", "2222", "--max-sessions", "0"], "must be 1 or more"),
+    (["serve", "--ssh", "2222", "--idle-timeout", "soon"], "not a number of seconds"),
     (["serve", "--ssh", "2222", "--authorized-keys", "/nonexistent/keys"], "--authorized-keys"),
     (["serve", "--ssh", "2222", "--password", ""], "must not be empty"),
 ])

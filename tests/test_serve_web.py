@@ -1,6 +1,7 @@
 """``uno-tui serve --web``: a real browser (headless Chromium) opens the page and plays a card.
 
-Skipped where no Chromium is installed (Debian: ``apt-get install chromium``).
+The browser test is skipped where no Chromium is installed (Debian: ``apt-get install chromium``);
+the others speak the page's websocket protocol with aiohttp's client.
 What the page's terminal receives is read back through the DevTools
 protocol (the websocket frames it gets) into a terminal emulator, so the
 test reads the screen the browser draws. With ``UNO_TUI_SCREENSHOTS=1`` the
@@ -21,8 +22,8 @@ from serve_support import WAIT, Terminal, hand_labels, open_table, play_a_card, 
 from uno_tui.widgets.cards import card_text
 
 BROWSER = find_browser()
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium here: the browser test needs one "
-                                                        "(Debian: apt-get install chromium)")
+needs_browser = pytest.mark.skipif(BROWSER is None, reason="no Chromium here: the browser test needs one "
+                                                           "(Debian: apt-get install chromium)")
 SCREENSHOT = Path(__file__).resolve().parents[1] / "screenshots" / "web-table.png"
 
 
@@ -61,6 +62,7 @@ class BrowserPlayer:
         self._typist.cancel()
 
 
+@needs_browser
 async def test_a_browser_logs_in_opens_a_table_and_plays_a_card_by_keys(tmp_path: Path) -> None:
     assert BROWSER is not None
     async with running(tmp_path, web_port=0) as server:
@@ -95,3 +97,35 @@ async def test_a_browser_logs_in_opens_a_table_and_plays_a_card_by_keys(tmp_path
 async def _until_no_sessions(server: Any) -> None:
     while server.sessions:  # the tab closed with the browser: its session ends
         await asyncio.sleep(0.02)
+
+
+async def test_the_page_asks_the_password_and_refuses_other_sites(tmp_path: Path) -> None:
+    import aiohttp
+
+    async with running(tmp_path, web_port=0, password="sesame") as server:
+        base = f"http://127.0.0.1:{server.web_port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(base + "/") as page:
+                assert f'data-session-websocket-url="ws://127.0.0.1:{server.web_port}/ws"' in await page.text()
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(base + "/ws", headers={"Origin": "http://elsewhere.example"})
+            ws = await http.ws_connect(base + "/ws?width=80&height=24")
+            screen = Terminal(80, 24)
+
+            async def listen() -> None:
+                async for message in ws:
+                    if message.type == aiohttp.WSMsgType.BINARY:
+                        screen.feed(message.data)
+
+            listening = asyncio.ensure_future(listen())
+            await screen.wait("The name the other players will see")
+            await ws.send_json(["stdin", "wes\r"])
+            await screen.wait("This server's password")
+            await ws.send_json(["stdin", "guess\r"])
+            await screen.wait("is not this server's password")
+            assert next(iter(server.sessions)).person is None
+            await ws.send_json(["stdin", "sesame\r"])
+            await screen.wait("Hello, wes")
+            assert next(iter(server.sessions)).person.name == "wes"
+            await ws.close()
+            listening.cancel()

@@ -63,7 +63,7 @@ def main(spec: ChildSpec) -> None:
     except Exception:
         _crashed(spec)
         os._exit(1)
-    os._exit(0)  # no multiprocessing clean-up: the fork server's state is not ours to tidy
+    os._exit(0)  # not the interpreter's shut-down: what the fork server set up (atexit, its files) is not ours
 
 
 def _take_terminal(tty: str) -> None:

@@ -105,20 +105,26 @@ def table_details(t: dict[str, Any]) -> str:
 
 # -- screens ------------------------------------------------------------------------------------
 class LoginScreen(Screen[None]):
-    """A browser's first screen: the name to play under (and the password, when there is one)."""
+    """A browser's first screen: the name to play under; then, when the server has one, its password."""
 
-    AUTO_FOCUS = "#login-name"
+    AUTO_FOCUS = "#login-input"
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__()
+        self.player = name
+        """The name given, when this screen asks for the password."""
 
     def compose(self) -> ComposeResult:
-        visit = self.menu_app.visit
+        asking = "This server's password:" if self.player else "The name the other players will see:"
         with Vertical(id="login"):
-            yield Static(Text.assemble((" UNO ", "bold #f2c12e on #d0312d"), ("  Welcome", "bold")),
+            yield Static(Text.assemble((" UNO ", "bold #f2c12e on #d0312d"),
+                                       (f"  Welcome{', ' + self.player if self.player else ''}", "bold")),
                          id="login-title")
-            yield Static("The name the other players will see:")
-            yield Input(placeholder="your name", max_length=24, id="login-name")
-            if visit.ask_password:
-                yield Static("This server's password:")
-                yield Input(placeholder="password", password=True, id="login-password")
+            yield Static(asking)
+            if self.player:
+                yield Input(placeholder="password", password=True, id="login-input")
+            else:
+                yield Input(placeholder="your name", max_length=24, id="login-input")
             yield Static("", id="login-error")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -128,24 +134,29 @@ class LoginScreen(Screen[None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        name = self.query_one("#login-name", Input).value.strip()
-        if not name:
-            self.query_one("#login-name", Input).focus()
-            return
-        if self.menu_app.visit.ask_password and event.input.id == "login-name":
-            self.query_one("#login-password", Input).focus()
-            return
-        password = self.query_one("#login-password", Input).value if self.menu_app.visit.ask_password else None
-        self._login(name, password)
+        if self.player is None:
+            name = event.value.strip()
+            if not name:
+                return
+            if self.menu_app.visit.ask_password:
+                self.app.switch_screen(LoginScreen(name))  # the password, on a screen of its own
+                return
+            self._login(name, None)
+        else:
+            self._login(self.player, event.value)
 
     @work(thread=True, exclusive=True, group="login")
     def _login(self, name: str, password: str | None) -> None:
         try:
             answer = self.menu_app.visit.control.call("login", name=name, password=password)
         except ControlError as e:
-            self.app.call_from_thread(self.query_one("#login-error", Static).update, str(e))
+            self.app.call_from_thread(self._refused, str(e))
             return
         self.app.call_from_thread(self.menu_app.logged_in, answer["name"], answer["env"])
+
+    def _refused(self, reason: str) -> None:
+        self.query_one("#login-error", Static).update(reason[:1].upper() + reason[1:] + ".")
+        self.query_one("#login-input", Input).value = ""
 
 
 class MenuScreen(Screen[None]):

@@ -111,9 +111,6 @@ class TerminalSession:
         self._size_ok = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.last_input = self._loop.time()
-        self.started = self._loop.time()
-        self.first_output: float | None = None
-        """When the session's process first drew (the loop's clock), for the benchmark."""
 
     # -- from the transport ---------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -258,8 +255,6 @@ class TerminalSession:
                 return
             raise
         if data:
-            if self.first_output is None:
-                self.first_output = self._loop.time()
             self.transport.write(data)
 
     def _drain(self) -> None:

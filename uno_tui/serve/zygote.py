@@ -56,12 +56,10 @@ def serve(sock: socket.socket) -> None:
             return
         life_r, life_w = os.pipe()
         pid = os.fork()
-        if pid == 0:  # the session: keep only the lifeline's write end
+        if pid == 0:  # the session: keep only the lifeline's write end (main puts the signals back)
             try:
                 sock.close()
                 os.close(life_r)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 main(spec)
             finally:
                 os._exit(1)
