@@ -22,6 +22,7 @@ import signal
 import socket
 import struct
 import sys
+from typing import Any
 
 HEADER = struct.Struct(">I")
 ANSWER = struct.Struct(">q")
@@ -72,11 +73,36 @@ def serve(sock: socket.socket) -> None:
             os.close(life_r)
 
 
+def warm() -> None:
+    """Draw the first screens once, headless: Textual's caches (parsed CSS, styles, rendered text)
+    then start full in every session instead of being filled again by each."""
+    import asyncio
+    import threading
+
+    from uno_tui.app import UnoApp
+    from uno_tui.session import TableConfig
+
+    from .menu import MenuApp, Visit
+
+    async def draw(app: Any) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0)
+
+    try:
+        asyncio.run(draw(MenuApp(Visit(name=None, control=None))))  # type: ignore[arg-type]  # the login, no worker
+        asyncio.run(draw(UnoApp(config=TableConfig())))  # the new-game screen, and the tables' stylesheet
+    except Exception:  # a warm-up only: sessions start without it, a little slower
+        pass
+    if threading.active_count() != 1:  # forking beside another thread could leave a lock held in the child
+        raise RuntimeError("a thread outlived the fork server's warm-up")
+
+
 def run(fd: int) -> None:
     from .spawn import PRELOAD
 
     for name in PRELOAD:
         importlib.import_module(name)
+    warm()
     # What is loaded now is shared by every session: keep the collector off it, so that a session's
     # collections do not write to those pages (and copy them).
     gc.collect()
