@@ -237,6 +237,22 @@ async def test_only_the_owner_runs_a_table_and_strangers_get_no_control(tmp_path
             await p.close()
 
 
+async def test_a_player_with_their_own_uno_tui_joins_a_served_table(tmp_path: Any) -> None:
+    from net import Client
+
+    async with running(tmp_path) as server:
+        ann = await Player("ann").connect(server.ssh_port)
+        await open_table(ann, seats=2, bots=0)
+        table = only_table(server)
+        assert table.outside is not None and table.outside.startswith("uno://127.0.0.1:")
+        zed = Client(table.outside, "zed", transcript_dir=False)  # what `uno-tui join ADDRESS` runs
+        await zed.connect()
+        await ann.wait("zed", what="the outsider in ann's lobby")
+        assert table.host.seats[1].name == "zed" and zed.seat == 1
+        await zed.close()
+        await ann.close()
+
+
 def test_the_server_keeps_one_host_key(tmp_path: Any) -> None:
     from uno_tui.serve.access import load_host_key
 
