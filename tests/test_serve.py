@@ -18,8 +18,6 @@ import pytest
 from serve_support import CHIP, Player, hand_labels, open_table, play_a_card, running, until
 from uno_tui.widgets.cards import card_text
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 def only_table(server: Any) -> Any:
     tables = list(server.room.tables.values())
     assert len(tables) == 1, tables
@@ -263,6 +261,21 @@ def test_the_server_keeps_one_host_key(tmp_path: Any) -> None:
     (tmp_path / "junk").write_text("not a key")
     with pytest.raises(ValueError, match="not a usable SSH private key"):
         load_host_key(tmp_path / "junk")
+
+
+def test_names_from_ssh_are_cleaned_and_people_are_kept_apart(tmp_path: Any) -> None:
+    from uno_tui.serve.people import People
+
+    people = People(tmp_path / "keys", tmp_path / "names")
+    ann = people.by_name("ann\x1b[31m\x07")
+    assert ann.name.startswith("ann") and not any(ord(c) < 32 for c in ann.name)  # no escape reaches a screen
+    assert people.by_name("").name == "Player"
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    keyed = people.by_key(key.public_data, "ann")
+    assert keyed.key != ann.key and keyed.home != ann.home and keyed.keyed
+    assert people.by_key(key.public_data, "another name").home == keyed.home  # the key, not the name
+    assert people.public_key(keyed) != people.public_key(ann)
+    assert (keyed.home.stat().st_mode & 0o777) == 0o700
 
 
 def test_the_served_window_minimum_is_the_tables() -> None:
