@@ -251,6 +251,29 @@ async def test_a_player_with_their_own_uno_tui_joins_a_served_table(tmp_path: An
         await ann.close()
 
 
+async def test_tables_nobody_is_at_close_and_one_person_opens_only_a_few(tmp_path: Any) -> None:
+    import time
+
+    from net import Client
+    from uno_tui.serve.tables import MAX_OWN_TABLES, QUIET_CLOSE
+
+    async with running(tmp_path) as server:
+        room = server.room
+        ann = server.people.by_name("ann")
+        tables = [await room.open(ann, {"variant": "classic", "seats": 2, "bots": 1}) for _ in range(MAX_OWN_TABLES)]
+        with pytest.raises(ValueError, match="tables open here already"):
+            await room.open(ann, {"variant": "classic", "seats": 2, "bots": 1})
+        with pytest.raises(ValueError, match="unknown game"):
+            await room.open(server.people.by_name("bob"), {"variant": "poker"})
+        watcher = Client(tables[0].address, "w", spectate=True, transcript_dir=False)
+        await watcher.connect()
+        await until(lambda: tables[0].host.peers, "the watcher at the first table")
+        await room.reap(time.monotonic())
+        await room.reap(time.monotonic() + QUIET_CLOSE + 1)
+        assert list(room.tables) == [tables[0].id]  # the one somebody is at stays open
+        await watcher.close()
+
+
 def test_the_server_keeps_one_host_key(tmp_path: Any) -> None:
     from uno_tui.serve.access import load_host_key
 

@@ -43,7 +43,8 @@ QUIET_CLOSE = 600.0
 """A table with nobody connected (players or watchers) this long is closed."""
 FINISHED_CLOSE = 60.0
 """A finished match with nobody connected this long is closed."""
-OWNER_ACTIONS = ("fill_bots", "start", "next_round", "rematch")
+MAX_OWN_TABLES = 3
+"""Tables one person may have open at once (each is a host with its own port and bots)."""
 
 
 @dataclass
@@ -96,6 +97,9 @@ class TableRoom:
         """A new table for ``person`` (ValueError with a reason for a bad request)."""
         if len(self.tables) >= self.max_tables:
             raise ValueError(f"this server has all the tables it takes ({self.max_tables}); join one of them")
+        if sum(t.owner.key == person.key for t in self.tables.values()) >= MAX_OWN_TABLES:
+            raise ValueError(f"you have {MAX_OWN_TABLES} tables open here already: sit at one of them "
+                             "(a table nobody is at closes after ten minutes)")
         variant = str(request.get("variant", "classic"))
         if variant not in TABLE_VARIANTS:
             raise ValueError(f"unknown game {variant!r}")
