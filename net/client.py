@@ -246,7 +246,7 @@ class Client:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), self.connect_timeout)
         try:
-            hs = secure.ClientHandshake(self.identity, self.protocol_version)
+            hs = secure.ClientHandshake(self.identity, self.protocol_version, self.password)
             writer.write(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
             await writer.drain()
             reply = await framing.read_frame(reader, max_size=MAX_FRAME_FROM_HOST,
@@ -260,7 +260,7 @@ class Client:
             if kind != "hs2":
                 raise Refused("protocol", f"the host answered the handshake with {kind!r}")
             try:
-                host_key, channel, _body, auth = hs.finish(reply, self.password)
+                host_key, channel, _body, auth = hs.finish(reply)
             except secure.HandshakeError as e:
                 raise Refused(e.code, e.reason) from None
             self._check_host_key(host_key)
@@ -403,6 +403,9 @@ class Client:
             self.ended = msg
         self._emit(msg)
         if kind == "end":
+            self._run_due_audit()  # the last round's verdict goes out, and into the transcript, first
+            if self._transcript is not None:
+                self._transcript.seal("over")
             self._drop_link()
             return "the game is over"
         if kind == "bye" or (kind == "error" and msg["fatal"]):
@@ -450,8 +453,11 @@ class Client:
                 directory = Path(self.transcript_dir) if self.transcript_dir else default_transcript_dir()
                 who = f"seat{self.seat}" if self.seat is not None else "spectator"
                 host_fp = (self.host_key or b"").hex()[:12]
-                self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", me=self.identity.public,
-                                                           seat=self.seat, host=self.host_key, batched=True)
+                # n0: every message this client signs from now on has a larger counter (the audit
+                # asks a `sent` record of those, not of an earlier session's).
+                self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", signer=self.identity,
+                                                           seat=self.seat, host=self.host_key, batched=True,
+                                                           n0=self._n)
                 self.transcript_path = self._transcript.path
             except OSError as e:
                 log.error("cannot write the transcript: %s", e)
@@ -490,12 +496,11 @@ class Client:
             length = msg["len"]
             self._catch_up = length
             self._held = []
+            self._record(kind, msg)  # every (re)connection: the deliveries resent after it are no duplicates
             if length < len(ledger.entries):
                 if length and entry_hash(ledger.entries[length - 1][0]) != msg["head"]:
-                    self._record(kind, msg)
                     self._unfair(Unfair("chain", "the host's log forks from the one this client holds"))
                     return
-                self._record(kind, msg)
                 if self.fairness is None:
                     try:
                         self.ledger = ledger.rebuilt(length)
@@ -756,7 +761,7 @@ class Client:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         if self._transcript is not None:
-            self._transcript.close()
+            self._transcript.close("left")
         self._done.set()
 
     def kill_link(self) -> None:

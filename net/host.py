@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import math
 from pathlib import Path
 
 import msgpack
@@ -41,6 +42,7 @@ from .record import Record
 from .runtime import collect_when_idle
 from .save import Parts, SaveWriter, read_save
 from .seats import BOT_NAMES, HostConfig, Seat, unique_name
+from .throttle import PasswordThrottle, Throttled
 from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.host")
@@ -53,6 +55,8 @@ CLOSE_DELAY = 0.02
 """Seconds from a round's last update to its closing log entries (see ``Host._close_round``)."""
 SELF_AUDIT_DELAY = 0.05
 """Seconds the host's audit of a round waits after the round's closing entries (see ``Host._close_round``)."""
+HISTORY = 150
+"""The round's latest events told to a peer joining mid-round (a frame from the host stays under 64 KiB)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
 
 
@@ -78,8 +82,8 @@ class Host:
         self.config = config
         self.source_factory = source_factory
         self.identity = identity or Identity.load()
-        self.room_salt = secrets.token_bytes(16)
-        self._pw_key = secure.password_key(config.password, self.room_salt) if config.password is not None else None
+        self.password_throttle = PasswordThrottle()
+        """Slows down whoever guesses the password wrong, per address (see :mod:`net.throttle`)."""
         self.dealer: Dealer | None = None
         self.cheat: dict[str, Any] = {}
         """Hooks for the dishonest test doubles of the fairness tests; empty for a real host."""
@@ -128,6 +132,8 @@ class Host:
         self._idle_handle: asyncio.TimerHandle | None = None
         self._last_public: dict[str, Any] | None = None
         """The public part of the last update broadcast (see :meth:`_view`)."""
+        self.round_events: list[Event] = []
+        """The current round's events so far, the deal first (a peer joining mid-round is told them)."""
         self._undo: tuple[int, dict[str, Any]] | None = None
         """(version, ``game.to_dict()``) taken by the last save: the next move's undo point."""
 
@@ -489,6 +495,8 @@ class Host:
         except Exception:  # nothing a peer sends may take the host down
             log.exception("connection %s failed", peer)
         finally:
+            if peer.handshake is not None:  # gone in the middle of a password exchange: a failed attempt
+                peer.handshake.done(False)
             try:
                 self._drop(peer)
             except Exception:
@@ -507,8 +515,8 @@ class Host:
                     except secure.ChannelError as e:
                         if peer.handshake is not None:  # the first sealed frame: other keys
                             peer.channel = None
-                            if self._pw_key is not None:
-                                self._refuse(peer, "password", "wrong password for this table")
+                            if peer.handshake.pake:
+                                self._wrong_password(peer)
                             else:
                                 self._refuse(peer, "handshake", "the secure handshake failed")
                         else:
@@ -541,8 +549,9 @@ class Host:
                     return
                 continue
             if peer.channel is None:
-                self._plain(peer, msg, body)
+                await self._plain(peer, msg, body)
             elif peer.handshake is not None:
+                peer.handshake.done(True)  # the frame opened: the client knows the password (if one is set)
                 try:
                     peer.handshake.check_auth(msg)
                 except secure.HandshakeError as e:
@@ -553,7 +562,7 @@ class Host:
             else:
                 self._dispatch(peer, msg)
 
-    def _plain(self, peer: Peer, msg: dict[str, Any], body: bytes) -> None:
+    async def _plain(self, peer: Peer, msg: dict[str, Any], body: bytes) -> None:
         """Before the link is sealed only the handshake is spoken (and versions told apart)."""
         kind = msg["type"]
         if kind in ("hs1", "hello"):
@@ -565,11 +574,33 @@ class Host:
             if kind == "hello":
                 self._refuse(peer, "handshake", f"protocol {PROTOCOL_VERSION} begins with the secure handshake")
                 return
+            password = self.config.password
+            attempt = None
+            if password is not None and "pake" in msg:  # one password attempt per address at a time, slowed
+                try:
+                    attempt = await self.password_throttle.enter(peer.ip)
+                except Throttled as t:
+                    self._refuse(peer, "throttled", "too many wrong passwords from your address: try again in "
+                                                    f"{math.ceil(t.seconds)} s")
+                    return
             try:
-                answer, hs = secure.host_answer(self.identity, body, msg, PROTOCOL_VERSION, self.room_salt,
-                                                self._pw_key)
+                if attempt is not None:  # the password exchange is ~15 ms of pure Python: off the loop
+                    answer, hs = await asyncio.to_thread(secure.host_answer, self.identity, body, msg,
+                                                         PROTOCOL_VERSION, password)
+                else:
+                    answer, hs = secure.host_answer(self.identity, body, msg, PROTOCOL_VERSION, password)
             except secure.HandshakeError as e:
+                if attempt is not None:
+                    attempt.done(False)
                 self._refuse(peer, e.code, e.reason)
+                return
+            except BaseException:  # cancelled (the host closing): the address's turn is not kept
+                if attempt is not None:
+                    attempt.done(False)
+                raise
+            hs.attempt = attempt
+            if peer.closed:  # gone while it waited
+                hs.done(False)
                 return
             peer.send_plain(answer)
             peer.channel, peer.handshake = hs.channel, hs
@@ -601,6 +632,17 @@ class Host:
             peer.violation("repeated_hello", "hello was already said on this connection")
         elif kind in ("hs1", "auth"):
             peer.violation("repeated_hello", "the handshake is over on this connection")
+
+    def _wrong_password(self, peer: Peer) -> None:
+        """The first sealed frame after a password exchange did not open: refused, and its address slowed."""
+        assert peer.handshake is not None
+        wait = peer.handshake.done(False)
+        failures = self.password_throttle.failures(peer.ip)
+        self._emit("password", {"addr": peer.ip, "failures": failures, "wait": wait})
+        reason = "wrong password for this table"
+        if wait >= 1:
+            reason += f"; the next try from your address must wait {math.ceil(wait)} s"
+        self._refuse(peer, "password", reason)
 
     def _refuse(self, peer: Peer, code: str, reason: str) -> None:
         log.info("refusing %s: %s", peer, reason)
@@ -669,7 +711,8 @@ class Host:
         if self.dealer is not None:
             self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
-            self._send_update(peer, [], actor=None, auto=False)
+            # The round so far, so a rejoined seat's log (or a spectator's) starts where the round did.
+            self._send_update(peer, [], actor=None, auto=False, history=self.round_events[-HISTORY:])
         self._maybe_autostart()
 
     def _seat_for_token(self, token: Any) -> Seat | None:
@@ -1040,9 +1083,11 @@ class Host:
     def _send_update(self, peer: Peer, events: list[Event], *, actor: int | None, auto: bool,
                      seq: int | None = None, public_events: list[dict[str, Any]] | None = None,
                      public: dict[str, Any] | None = None,
-                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                     history: list[Event] | None = None) -> None:
         """``public_events``: the events' dicts as everyone sees them, when already built;
-        ``public``, ``shared``: see :meth:`_view`."""
+        ``public``, ``shared``: see :meth:`_view`; ``history``: earlier events of the round, as this peer
+        may see them (for a peer that joins mid-round)."""
         game = self.game
         assert game is not None
         p = peer.seat
@@ -1055,6 +1100,8 @@ class Host:
                                "events": shown, "actor": actor, "auto": auto}
         if seq is not None:
             msg["seq"] = seq
+        if history:
+            msg["history"] = [e.view(p).to_dict() for e in history]
         peer.send(msg)
 
     def _broadcast_update(self, events: list[Event], *, actor: int | None, auto: bool,
@@ -1066,6 +1113,9 @@ class Host:
         """
         game = self.game
         assert game is not None
+        if any(e.kind == "deal" for e in events):
+            self.round_events = []
+        self.round_events.extend(events)
         if public is None:
             public = [e.view(None).to_dict() for e in events]
         # The table as everyone sees it is built once, and so is the patch to it
@@ -1215,7 +1265,7 @@ class Host:
         try:
             directory = Path(self.config.transcript_dir) if self.config.transcript_dir else default_transcript_dir()
             name = f"{self.dealer.game_id.hex()[:12]}-host" + ("-resumed" if existing else "")
-            writer = TranscriptWriter.create(directory, name, me=self.identity.public, seat=None,
+            writer = TranscriptWriter.create(directory, name, signer=self.identity, seat=None,
                                              host=self.identity.public)
             for e, sig in existing:
                 writer.log(e, sig)

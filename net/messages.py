@@ -23,7 +23,7 @@ from typing import Any
 
 from core import Action
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24
@@ -75,6 +75,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
         "id": _f(bytes, lo=32, hi=32),
         "eph": _f(bytes, lo=32, hi=32),
         "nonce": _f(bytes, lo=16, hi=64),
+        "pake": _f(bytes, required=False, lo=33, hi=33),
     },
     "auth": {"sig": _f(bytes, lo=64, hi=64)},
     "signed": {"m": _f(bytes, lo=1, hi=MAX_SIGNED), "sig": _f(bytes, lo=64, hi=64)},
@@ -140,6 +141,7 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
         "auto": _f(bool, required=False),
         "seq": _f(int, lo=0, hi=MAX_SEQ, required=False),
+        "history": _f(list, required=False, hi=200),
     },
     "reject": {
         "seq": _f(int, lo=0, hi=MAX_SEQ),

@@ -71,11 +71,11 @@ class RawPeer:
         await self.send_bytes(self.seal(msg))
 
     async def handshake(self, identity: Identity | None = None, password: str | None = None) -> None:
-        hs = secure.ClientHandshake(identity or Identity.generate(), PROTOCOL_VERSION)
+        hs = secure.ClientHandshake(identity or Identity.generate(), PROTOCOL_VERSION, password)
         await self.send_bytes(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
         reply = await self.recv()
         assert reply.get("type") == "hs2", reply
-        self.host_key, channel, _body, auth = hs.finish(reply, password)
+        self.host_key, channel, _body, auth = hs.finish(reply)
         self.channel = channel
         await self.send_bytes(framing.HEADER.pack(len(auth) + secure.OVERHEAD) + channel.seal(auth))
 

@@ -80,8 +80,10 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
         rulings = [len(b.client.ledger.rulings) for b in players if b.client.ledger is not None]
         assert sum(rulings) >= 2, rulings  # each ruling goes to the challenger and the challenged
         assert by_client[1] == by_client[2] == draws
-        # Offline: every transcript verifies, public epochs included.
-        for path in [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]:
+        # Offline: every transcript verifies, public epochs included (the host's is sealed as it closes).
+        paths = [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]
+        await host.close()
+        for path in paths:
             ok, text = audit_file(path)
             assert ok, text
             assert "2 rounds" in text

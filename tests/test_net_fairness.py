@@ -66,8 +66,9 @@ async def test_honest_games_verify_at_the_table_and_offline(variant: str, seats:
             assert [a["ok"] for a in b.client.audits] == [True, True], b.client.audits
         # The table says so: each player's verdict reaches the others through the signed log.
         assert {(v["seat"], v["round"], v["ok"]) for v in verdicts} >= {(players[1].client.seat, 0, True)}
-        # Offline, the same verdict from every transcript (the host's included).
+        # Offline, the same verdict from every transcript (the host's included, sealed as it closes).
         paths = [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]
+        await host.close()
         for path in paths:
             ok, text = audit_file(path)
             assert ok, text
@@ -121,7 +122,7 @@ async def test_any_changed_byte_fails_the_offline_audit(tmp_path: Path) -> None:
         assert not ok, f"flipping byte {pos} went unnoticed"
     bad.write_bytes(data[:-1])
     assert not audit_file(bad)[0]
-    assert net_main(["audit", str(bad)]) == 1
+    assert net_main(["audit", str(bad)]) == 3  # cut short: incomplete (tests/test_transcript_audit.py)
 
 
 # -- dishonest hosts ---------------------------------------------------------------------------
@@ -335,7 +336,7 @@ async def test_forged_signatures_and_replays_are_refused() -> None:
         hs.hs1 = pack(hs.hs1_msg)
         await raw.send_bytes(len(hs.hs1).to_bytes(4, "big") + hs.hs1)
         reply = await raw.recv()
-        _key, channel, _body, auth = hs.finish(reply, None)
+        _key, channel, _body, auth = hs.finish(reply)
         await raw.send_bytes((len(auth) + secure.OVERHEAD).to_bytes(4, "big") + channel.seal(auth))
         refusal = await raw.recv()
         assert refusal["type"] == "refuse" and refusal["code"] == "handshake"

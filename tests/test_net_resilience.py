@@ -120,7 +120,7 @@ async def test_the_turn_timer_plays_for_a_slow_player() -> None:
 async def test_the_host_is_killed_and_resumed_and_no_card_is_lost(tmp_path: Path) -> None:
     save = tmp_path / "host.save"
     transcript = tmp_path / "record.json"
-    common = ["--bind", "127.0.0.1", "--save", str(save), "--transcript", str(transcript), "--bot-delay", "0.01",
+    common = ["--bind", "127.0.0.1", "--save", str(save), "--record", str(transcript), "--bot-delay", "0.01",
               "--round-pause", "0", "--no-mdns", "--heartbeat", "0.5", "--grace", "30"]
     first = HostProcess("--port", "0", "--seats", "3", "--bots", "1", "--rounds", "1", "--seed", "21", *common)
     second: HostProcess | None = None

@@ -329,6 +329,29 @@ async def test_a_wrong_address_is_explained_and_can_be_corrected() -> None:
         await host.close()
 
 
+async def test_a_wrong_password_is_said_and_typed_again_from_an_empty_box() -> None:
+    from net.throttle import PasswordThrottle
+
+    host = await start_host(seats=2, bots=1, auto_start=False, password="pw")
+    host.password_throttle = PasswordThrottle(base=0.0)  # no wait between the guesses here
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", password="nope", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 5, "the connect screen")
+            screen = app.screen
+            await until(pilot, lambda: any("wrong password" in shown(w).lower() for w in screen.query("#connect-error")),
+                        5, "the refusal")
+            box = screen.query_one("#password")
+            await until(pilot, lambda: screen.focused is box, 5, "the password box")
+            await pilot.press("x", "enter")  # wrong again: said again, and the box is emptied for the next try
+            await until(pilot, lambda: box.value == "" and host.password_throttle.failures("127.0.0.1") == 2, 5)
+            await pilot.press("p", "w", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None, 5)
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
 # -- hosting from the screen ----------------------------------------------------------------
 def hosting_app(seed: int, **config: Any) -> tuple[Any, NetApp]:
     """An interactive host's app (two seats, no bots, no mDNS) and the Host it runs."""
@@ -351,7 +374,9 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
             screen = app.lobby_screen
-            assert "uno-tui join 127.0.0.1:" in app.where
+            # The address as --headless prints it: with the host key's fingerprint.
+            assert f"uno-tui join {host.address('127.0.0.1')}" in app.where
+            assert "#" in app.where and "uno://127.0.0.1:" in app.where
             assert app.session.me == 0 and app.session.is_host
             await until(pilot, lambda: app.session.ready, 3, "the host's own seat ready")
             await pilot.press("s")  # seats are open: the host is told why not

@@ -181,10 +181,10 @@ class NetTableMixin:
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", CHAT_STYLE)
         text.append(line["text"])
-        self.query_one(GameLog).write(text)
+        self.query_one(GameLog).add(text)
 
     def add_note(self, note: str) -> None:
-        self.query_one(GameLog).write(Text(note, NET_STYLE))
+        self.query_one(GameLog).add(Text(note, NET_STYLE))
 
     # -- chat ---------------------------------------------------------------------------------
     def action_open_chat(self) -> None:
