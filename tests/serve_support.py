@@ -247,7 +247,8 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
 
     for _ in range(30):
         obs = await player.wait(ready, what="our turn, drawn on the screen")
-        plays = [a for a in obs["legal"] if a["kind"] == "play"]
+        # A card that needs no colour first (a wild opens the picker, which the keys answer too).
+        plays = sorted((a for a in obs["legal"] if a["kind"] == "play"), key=lambda a: "color" in a)
         if not plays:
             version = obs["version"]
             kinds = {a["kind"] for a in obs["legal"]}
@@ -263,11 +264,12 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             player.press("right")
             await player.wait(lambda: selected_label(player) != before, what="the selection to move")
         assert selected_label(player) == label
-        count = len(obs["hand"])
         player.press("enter")
         if "color" in plays[0]:
             await player.wait("Name a colour", what="the colour picker")
             player.press("r")
-        await player.wait(lambda: len(host.game.observation(seat)["hand"]) < count, what="the card to be played")
+        # Gone from the hand for good (the hand's size may be back up already: a bot can answer with a +2).
+        await player.wait(lambda: all(c["id"] != card["id"] for c in host.game.observation(seat)["hand"]),
+                          what="the card to be played")
         return card
     raise AssertionError("never had a card to play")

@@ -177,6 +177,8 @@ async def test_a_password_or_a_listed_key_is_needed_when_asked(tmp_path: Any) ->
             await Player("eve", key=other).connect(server.ssh_port)  # a key alone does not open it
         ann = await Player("ann", password="sesame").connect(server.ssh_port)
         await ann.wait("Hello, ann")
+        await open_table(ann, seats=2, bots=1)  # the tables ask the password too, and the session gives it
+        assert only_table(server).host.config.password == "sesame"
         await ann.close()
     async with running(tmp_path, authorized_keys=str(keys)) as server:
         with pytest.raises(asyncssh.PermissionDenied):
