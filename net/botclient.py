@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any, Callable
 
 from core.bots import make_bot
 
 from .client import Client, NotConnected
+from .messages import clean_text
 
 log = logging.getLogger("net.botclient")
 
@@ -22,10 +24,11 @@ class BotClient:
 
     def __init__(self, address: str | tuple[str, int], name: str = "Bot", level: str = "normal", *,
                  seed: int | str | None = None, delay: float = 0.0, password: str | None = None,
-                 **client_options: Any) -> None:
+                 client_class: type[Client] = Client, **client_options: Any) -> None:
+        """``client_class``: the client to play through (the fairness tests' dishonest players subclass it)."""
         self.bot = make_bot(level, seed=seed if seed is not None else name)
         self.delay = delay
-        self.client = Client(address, name, password=password, **client_options)
+        self.client = client_class(address, name, password=password, **client_options)
         self.moves = 0
         self.rejected = 0
         self.links: list[str] = []
@@ -35,7 +38,7 @@ class BotClient:
 
     def _say(self, text: str) -> None:
         if self.report is not None:
-            self.report(text)
+            self.report(clean_text(text, 1000))  # names and reasons the host sent: nothing raw to a terminal
 
     def _names(self) -> list[str]:
         lobby = self.client.lobby or {}
@@ -83,7 +86,8 @@ class BotClient:
                     self._say(f"the link to the host is gone: {msg.get('reason') or 'gave up'}")
                     return 1
                 if kind == "link" and msg["state"] == "restored":
-                    await client.ready()
+                    with contextlib.suppress(NotConnected):  # lost again at once: the next 'restored' says it
+                        await client.ready()
                     acted_on = None
                 if kind == "reject":
                     # The host sends a fresh update right after; decide again on it, a few times at most.
@@ -102,7 +106,11 @@ class BotClient:
                     await asyncio.sleep(self.delay)
                     if not client.messages.empty():
                         continue
-                action = self.bot.choose(obs)
+                try:
+                    action = self.bot.choose(obs)
+                except Exception:  # a view the bot cannot read (a host may send anything): wait for the next
+                    log.warning("the bot could not decide on the host's view", exc_info=True)
+                    action = None
                 if action is None:
                     continue
                 if obs["version"] != last_sent:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence, TextIO
 from .address import DEFAULT_PORT, parse_address
 from .botclient import BotClient
 from .host import Host
+from .messages import clean_text
 from .runtime import tune_gc
 from .save import default_save_path
 from .seats import HostConfig
@@ -75,7 +76,8 @@ class _Printer:
         self._last_lobby = ""
 
     def line(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        # Names, chat, reasons and verdicts came from peers: cleaned again right before the terminal.
+        print(clean_text(text, 2000), file=self.out, flush=True)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "lobby":
@@ -117,7 +119,8 @@ class _Printer:
             self.line(f"round {(r or 0) + 1} audit by {data['name']}: "
                       + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
         elif kind == "strike":
-            self.line(f"{data['name']} missed the {data['stage']} deadline of the deal (strike {data['strikes']})")
+            what = data.get("why") or f"missed the {data['stage']} deadline of the deal"
+            self.line(f"{data['name']}: {what} (strike {data['strikes']})")
         elif kind == "password":
             self.line(f"a wrong password from {data['addr']} ({data['failures']} in a row)"
                       + (f": its next try waits {data['wait']:.0f} s" if data["wait"] >= 1 else ""))

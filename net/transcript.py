@@ -14,6 +14,9 @@ transcript file: a stream of msgpack maps, one per record:
   has ``n`` entries (fewer than this file holds when the host restarted from
   its save: the log goes on from entry ``n``), and the host resends this
   seat's deliveries of the round;
+* ``{"t": "evidence", "i": n, "m": bytes, "sig": bytes}`` - log entry ``n``
+  strikes this seat for an answer it says never came; ``m`` is the answer this
+  peer signed and sent (its ``sent`` record is earlier in the file);
 * ``{"t": "seal", "why": str, "n": n, "chain": bytes, "sig": bytes}`` - the
   writer vouches for the ``n`` records before it: ``chain`` is the running
   hash of their exact bytes, ``sig`` the writer's identity key over
@@ -167,6 +170,9 @@ class TranscriptWriter:
     def sync(self, length: int, head: bytes) -> None:
         self._write({"t": "sync", "len": length, "head": head})
 
+    def evidence(self, index: int, m: bytes, sig: bytes) -> None:
+        self._write({"t": "evidence", "i": index, "m": m, "sig": sig})
+
     def seal(self, why: str) -> None:
         """Vouch for every record so far (nothing is written if the last seal covers them all)."""
         if self._signer is None or self._f.closed or self._sealed_at == self._count:
@@ -194,6 +200,7 @@ _FIELDS = {
     "ruling": {"t", "m", "sig"},
     "sent": {"t", "m", "sig"},
     "sync": {"t", "len", "head"},
+    "evidence": {"t", "i", "m", "sig"},
     "seal": {"t", "why", "n", "chain", "sig"},
 }
 _HEAD_FIELDS = {2: {"t", "format", "v", "me", "seat", "host"}, 3: {"t", "format", "v", "me", "seat", "host", "n0"}}
@@ -440,6 +447,20 @@ class _Audit:
             raise Unfair("transcript", f"{where} quotes a log head this transcript never held: it belongs to another")
         self.last_n = n
         self.sent.add(m)
+
+    def _evidence(self, rec: dict[str, Any], i: int, chain: bytes) -> None:
+        """This seat disputes a strike: the answer it keeps as evidence is one it signed and sent before."""
+        m, index = rec["m"], rec["i"]
+        if not isinstance(self.me, bytes) or not verify(self.me, rec["sig"], TAG_PEER, m) or m not in self.sent:
+            raise Unfair("transcript", f"the evidence record at byte {self.at} is not a message this peer sent")
+        entries = self.ledger.entries
+        d = unpack(entries[index][0]) if isinstance(index, int) and 0 <= index < len(entries) else None
+        named = isinstance(d, dict) and (d.get("k") == "abort" and self.seat in d.get("missing", ())
+                                         or d.get("k") == "strike" and d.get("seat") == self.seat)
+        if not named:
+            raise Unfair("transcript", f"the evidence record at byte {self.at} answers no strike against this seat")
+        self.notes.append(f"this seat disputes the strike in log entry {index}: its signed "
+                          f"{unpack(m).get('k')} was sent before it and is kept as evidence")
 
     def _deliver(self, rec: dict[str, Any], i: int, chain: bytes) -> None:
         self._private(rec)

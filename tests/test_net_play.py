@@ -91,7 +91,7 @@ async def test_lobby_chat_and_ready() -> None:
         assert lobby["phase"] == "lobby" and lobby["host"] == "Table"
         await a.chat("hello \x1b[2Jthere")
         chat = await _next(b, "chat")
-        assert chat["text"] == "hello [2Jthere" and chat["from"] == "Ann" and chat["seat"] == 0
+        assert chat["text"] == "hello there" and chat["from"] == "Ann" and chat["seat"] == 0
         await a.ready()
         await _next(b, "lobby", lambda m: m["seats"][0]["ready"])
         assert host.phase == "lobby"

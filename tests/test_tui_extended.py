@@ -178,7 +178,7 @@ async def test_a_whole_round_against_bots_by_key_presses() -> None:
             await take_move(pilot, app, obs)
         else:
             raise AssertionError("the round did not end")
-        await wait_for(pilot, app, RoundOverScreen, tries=300)
+        await wait_for(pilot, app, RoundOverScreen)
         assert "went out first" in text_of(app.screen.query_one("#round-headline"))
         game = app.session.game
         assert game.over and len(game.round_winners) == 1 and sum(game.scores) == 1

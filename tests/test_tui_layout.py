@@ -54,7 +54,7 @@ async def test_every_table_at_80x24_has_room_in_its_log_its_whole_log_and_quit_i
         while not isinstance(app.screen, TableScreen):  # the extended rules first ask who plays next
             await pilot.press("escape")
         await pilot.press("L")
-        await until(pilot, lambda: isinstance(app.screen, LogScreen), 2, "the whole log")
+        await until(pilot, lambda: isinstance(app.screen, LogScreen), what="the whole log")
         assert [t.plain for t in app.screen.query_one("#log-lines", WrappingLog).entries] == \
             [t.plain for t in table.query_one(GameLog).entries]
         await pilot.press("escape")
@@ -81,7 +81,7 @@ async def test_typing_in_the_whole_log_searches_it() -> None:
         for i in range(40):
             log.add_heading(f"line {i}")
         await pilot.press("L")
-        await until(pilot, lambda: isinstance(app.screen, LogScreen), 2, "the whole log")
+        await until(pilot, lambda: isinstance(app.screen, LogScreen), what="the whole log")
         screen = app.screen
         shown = screen.query_one("#log-lines", WrappingLog)
         assert len(shown.entries) == len(log.entries) >= 41
@@ -134,7 +134,7 @@ async def test_a_notification_hides_neither_the_hint_line_nor_the_hand() -> None
         await settle_when(pilot, app, lambda o: o["current"] == o["me"])
         table = table_of(app)
         await pilot.press("p")  # nothing to pass: the table says why
-        toast = await until(pilot, lambda: list(app.screen.query(Toast)), 2, "the notification")
+        toast = await until(pilot, lambda: list(app.screen.query(Toast)), what="the notification")
         region = toast[0].region
         for needed in ("#status", "#hand-panel"):
             assert not region.overlaps(table.query_one(needed).region), needed

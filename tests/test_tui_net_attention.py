@@ -41,9 +41,9 @@ async def test_the_bell_and_title_call_you_when_it_becomes_your_turn(bell: bool)
     app = CountingApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None, bell=bell)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5)
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None)
             await pilot.press("r")
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             obs = await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"] and o,
                               5, "my turn")
             assert obs["current"] == obs["me"]
@@ -84,13 +84,13 @@ async def test_after_a_failed_join_from_the_list_typing_goes_to_the_address_box(
     app = NetApp(name="Ann", pacing=(0.0, 0.0), browse=browse)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ConnectScreen) and app.screen.found, 5, "the list")
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen) and app.screen.found, what="the list")
             screen = app.screen
             await pilot.press("enter")
             await until(pilot, lambda: "cannot reach" in str(screen.query_one("#connect-error").render()).lower(),
                         5, "the error")
             address = screen.query_one("#address")
-            await until(pilot, lambda: screen.focused is address, 2, "the address box focused")
+            await until(pilot, lambda: screen.focused is address, what="the address box focused")
             await pilot.press("end", "9")
             assert address.value.endswith(f"{dead}9")
     finally:
@@ -111,7 +111,7 @@ async def test_an_interactive_host_on_loopback_is_not_advertised(monkeypatch: py
     app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=True, pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, what="the lobby")
             assert any("LAN discovery is off: the table listens on 127.0.0.1" in n for n in app.notes)
             assert advertised == []
     finally:
@@ -123,10 +123,10 @@ async def test_a_rejoined_player_s_log_shows_the_round_so_far() -> None:
     app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5)
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None)
             await pilot.press("r")
-            await until(pilot, lambda: at_table(app), 5, "the table")
-            await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"], 5, "my turn")
+            await until(pilot, lambda: at_table(app), what="the table")
+            await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"], what="my turn")
             await pilot.press("d")  # a move of mine, so the round has a history of more than the deal
             await until(pilot, lambda: any(e.get("player") == 0 for u in app.session.received
                                            for e in u["events"] if e["kind"] == "draw"), 5, "the draw")
@@ -134,7 +134,7 @@ async def test_a_rejoined_player_s_log_shows_the_round_so_far() -> None:
         await app.shutdown()
         again = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
         async with again.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: at_table(again), 5, "the table again")
+            await until(pilot, lambda: at_table(again), what="the table again")
             await pilot.pause()
             told = [t.plain for t in again.table.query_one(GameLog).entries]
             dealt = [line for line in before if "deals" in line or "starting card" in line]
@@ -153,7 +153,7 @@ async def test_the_lobby_wraps_the_join_address_at_80x24() -> None:
     app = NetApp(host=host, name="Hal", bind="127.0.0.1", port=0, mdns=False, pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+            await until(pilot, lambda: app.session is not None and app.session.lobby is not None, what="the lobby")
             await pilot.pause()
             chat = app.lobby_screen.query_one("#lobby-chat")
             width = chat.scrollable_content_region.width

@@ -19,13 +19,13 @@ async def test_ctrl_q_during_a_round_asks_first() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 2, "the question")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         assert "not saved" in str(app.screen.query_one("#confirm-detail").render())
         await pilot.press("n")  # play on
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), 2)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.is_running
         await pilot.press("ctrl+q", "ctrl+q")  # asked, and ctrl+q again says yes
-        await until(pilot, lambda: not app.is_running, 2, "the app to end")
+        await until(pilot, lambda: not app.is_running, what="the app to end")
 
 
 async def test_ctrl_q_after_the_round_leaves_at_once() -> None:
@@ -34,9 +34,9 @@ async def test_ctrl_q_after_the_round_leaves_at_once() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle_when(pilot, app, lambda o: o["current"] == o["me"])
         await pilot.press("enter")  # the last card: the round is over
-        await until(pilot, lambda: app.session.observation()["over"], 2)
+        await until(pilot, lambda: app.session.observation()["over"])
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: not app.is_running, 2, "the app to end")
+        await until(pilot, lambda: not app.is_running, what="the app to end")
 
 
 async def test_a_local_match_is_saved_as_it_goes_and_resumed_where_it_was(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ async def test_a_local_match_is_saved_as_it_goes_and_resumed_where_it_was(tmp_pa
         before = app.session.observation()
         shown = log_entries(app)
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 2)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "uno-tui play --resume" in str(app.screen.query_one("#confirm-detail").render())
         await pilot.press("y")
     assert path.exists()

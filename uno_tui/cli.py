@@ -156,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_net_subcommands(sub, interactive_host=_interactive_host, join=_join)
 
+    from .serve.command import add_serve_subcommand
+
+    add_serve_subcommand(sub)
+
     comp = sub.add_parser("completion", help=COMPLETION_HELP, description=(
         COMPLETION_HELP + ". Load it in your shell's start-up file; the README shows how for each shell."))
     comp.add_argument("shell", choices=SHELLS, help="the shell to complete in")

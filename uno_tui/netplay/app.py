@@ -338,7 +338,7 @@ class NetApp(OneLineNotices):
             self._link(msg["state"], msg.get("reason", ""))
         elif kind == "end":
             self._ended(msg)
-        elif kind in ("fairness", "security", "audit", "verdict"):
+        elif kind in ("fairness", "security", "audit", "verdict", "auto", "accused"):
             self._checks(msg)
 
     def _checks(self, msg: dict[str, Any]) -> None:
@@ -358,6 +358,13 @@ class NetApp(OneLineNotices):
         elif kind == "verdict" and not msg.get("ok"):
             self.note(f"{msg.get('name', 'A player')}'s audit of round {int(msg.get('round', 0)) + 1} "
                       f"failed: {reason}")
+        elif kind == "auto":
+            text = played_for_you(msg)
+            self.notify(text, title="Played for you", severity="warning", timeout=6)
+            self.note(text)
+        elif kind == "accused":
+            self.notify(reason, title="The host accuses you", severity="error", timeout=15)
+            self.note(f"Accused by the host: {reason}")
 
     def _link(self, state: str, reason: str) -> None:
         if self._match_ended and state in ("lost", "gave_up"):
@@ -454,6 +461,19 @@ class NetApp(OneLineNotices):
         with contextlib.suppress(Exception):
             if self.host is not None:
                 await asyncio.wait_for(self.host.close("the host has left the table"), 3)
+
+
+AUTO_WHY = {"timer": "your turn timer ran out", "away": "you were away", "bench": "your seat was benched"}
+AUTO_MOVE = {"draw": "drew a card", "pass": "passed", "play": "played a card", "uno": "called UNO",
+             "catch": "caught a player", "challenge": "challenged"}
+
+
+def played_for_you(msg: dict[str, Any]) -> str:
+    """A move the host made for this seat, in words (the client reports each one: see ``net.watch``)."""
+    action = msg.get("action") or {}
+    what = AUTO_MOVE.get(str(action.get("kind")), f"made a move ({action.get('kind', '?')})")
+    why = AUTO_WHY.get(str(msg.get("why")), "no reason given")
+    return f"The host {what} for you in round {int(msg.get('round') or 0) + 1}: {why}."
 
 
 # -- the commands ----------------------------------------------------------------------------------

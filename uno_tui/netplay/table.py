@@ -156,6 +156,9 @@ class NetTableScreen:
             bar.add_class("-lost")
             bar.update(f"disconnected: {reason} · ctrl+q quits")
             self.add_note(f"Disconnected: {reason}")
+            # Nothing is played here any more: no "Your turn." under a table that is gone.
+            for status in self.query("#status"):
+                status.display = False
 
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", CHAT_STYLE)

@@ -97,7 +97,7 @@ class Form(Widget):
                 shown.append(" ▸" if idx < len(line.values) - 1 else "  ", dim)
             table.add_row("▶" if here else " ", Text(line.label, label_style), shown,
                           style=cursor_style if here else None)
-        start = Text("  Deal the cards (enter)  ", self.get_component_rich_style("form--start"))
+        start = Text(f"  {screen.START_LABEL} (enter)  ", self.get_component_rich_style("form--start"))
         table.add_row("", "", "")
         table.add_row("", start, "")
         return table
@@ -109,6 +109,9 @@ class Form(Widget):
 
 class NewGameScreen(Screen[NewGameChoice | None]):
     """Set up a local game."""
+
+    START_LABEL = "Deal the cards"
+    """The button under the form (a subclass that opens a table says so)."""
 
     AUTO_FOCUS = None
     BINDINGS = [
