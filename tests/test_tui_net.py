@@ -20,12 +20,13 @@ from textual.widgets import Static
 from net import BotClient, Client
 from net.discovery import Found
 from net.testing import card_ids, start_host
-from tui_support import until
+from tui_support import at_table, notifications, until
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
 from uno_tui.screens import ColorPicker, RoundOverScreen
-from uno_tui.widgets import GameLog, HandView, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog, HandView
 
 SIZE = (110, 36)
 
@@ -37,13 +38,6 @@ def _private_state(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # -- helpers --------------------------------------------------------------------------
-def at_table(app: NetApp) -> bool:
-    """The network table is on screen and drawn (pushing it is not enough: it mounts a moment later)."""
-    table = app.table
-    return isinstance(app.screen, NetTableScreen) and table is app.screen and table.obs is not None \
-        and bool(table.query("#hand-panel"))
-
-
 def shown(widget: Any) -> str:
     """What a widget shows, as plain text."""
     content = widget.content if isinstance(widget, Static) else widget.render()
@@ -56,10 +50,6 @@ def shown(widget: Any) -> str:
 
 def log_text(screen: NetTableScreen) -> str:
     return "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
-
-
-def notifications(app: NetApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 async def select(pilot: Pilot, hand: HandView, card_id: int) -> None:

@@ -11,11 +11,10 @@ import core
 from net import discovery
 from net.discovery import Found
 from net.testing import start_host
-from tui_support import until
-from uno_tui.narration import status_line
+from tui_support import at_table, until
+from uno_tui.faces.classic.words import status_line
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen
-from uno_tui.netplay.table import NetTableScreen
 from uno_tui.widgets import GameLog, StatusLine
 
 SIZE = (100, 32)
@@ -34,10 +33,6 @@ class CountingApp(NetApp):
 
     def set_terminal_title(self, title: str) -> None:
         self.titles.append(title)
-
-
-def at_table(app: NetApp) -> bool:
-    return isinstance(app.screen, NetTableScreen) and app.table is app.screen and app.table.obs is not None
 
 
 @pytest.mark.parametrize("bell", [True, False])

@@ -1,15 +1,16 @@
-"""The middle of the table: the draw pile, the top card, the colour in play."""
+"""The middle of the UNO table: the draw pile, the top card, the colour in play; and the discard pile spread out."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, big_card, card_back, chip, inline_card
+from ...widgets.bound import ObsWidget
+from ...widgets.cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, big_card, card_back, chip, inline_card
 
 BACK_WIDTH = 10
 TOP_WIDTH = 13
@@ -17,18 +18,13 @@ INFO_WIDTH = 17  # "Direction ↺", "↺ anticlockwise", "+10 → Cleo!"
 FULL_WIDTH = BACK_WIDTH + 1 + TOP_WIDTH + 2 + INFO_WIDTH
 
 
-class PileView(CardPainter):
+class PileView(CardPainter, ObsWidget):
     """Draw pile and discard side by side, with what matters about them."""
 
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
 
-    obs: reactive[dict[str, Any] | None] = reactive(None)
     short: reactive[bool] = reactive(False, layout=True)
     """A short terminal: the cards are drawn as chips, the facts beside them in four lines."""
-
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
 
     def render(self) -> Group | Text:
         obs = self.obs
@@ -110,10 +106,8 @@ class PileView(CardPainter):
         return lines
 
 
-class DiscardTrail(CardPainter):
+class DiscardTrail(CardPainter, ObsWidget):
     """The discard pile spread out, newest first: what has gone by, at a glance."""
-
-    obs: reactive[dict[str, Any] | None] = reactive(None)
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:

@@ -12,27 +12,24 @@ from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-
-from .cards import CHIP_WIDTH, CardPainter, card_text, chip, inline_card, suit
-from .hand import HandView
+from ...widgets.bound import ObsWidget
+from ...widgets.cards import CHIP_WIDTH, CardPainter, card_text, chip, inline_card, suit
+from ...widgets.hand import HandView
 
 SLOT = CHIP_WIDTH + 3
 """Width of one seat's place in front of the trick."""
 
 
-class SeatsView(CardPainter):
+class SeatsView(CardPainter, ObsWidget):
     """One row per seat: hand size, tricks won against the target, leaving cards, score."""
 
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {
         "seats--current", "seats--dim", "seats--hit", "seats--head",
     }
-
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    RELAYOUT = True
 
     def __init__(self, names: Sequence[str], labels: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
+        super().__init__(names, **kwargs)
         self.labels = list(labels)
 
     def render(self) -> Table | Text:
@@ -40,12 +37,7 @@ class SeatsView(CardPainter):
         if obs is None:
             return Text("")
         palette = self.palette()
-
-        def fg(name: str) -> Style:
-            # Foreground only, so text keeps the row's background (the current player's highlight).
-            full = self.get_component_rich_style(name)
-            return Style(color=full.color, bold=full.bold, italic=full.italic)
-
+        fg = self.fg
         dim, hit = fg("seats--dim"), fg("seats--hit")
         wide = self.content_size.width >= 52
         table = Table.grid(expand=True, padding=(0, 1))
@@ -83,7 +75,7 @@ class SeatsView(CardPainter):
         return table
 
 
-class TrickView(CardPainter):
+class TrickView(CardPainter, ObsWidget):
     """The trump, and the card in front of each seat in the trick on the table.
 
     The card winning so far is marked; the leaver's card lies beside their
@@ -94,11 +86,7 @@ class TrickView(CardPainter):
         "trick--label", "trick--winning", "trick--dim", "trick--lead",
     }
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
+    RELAYOUT = True
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         # Five rows of cards and tags, and the caption (the trump line), wrapped rather than cut.

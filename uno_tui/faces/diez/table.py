@@ -1,4 +1,4 @@
-"""The Diez table: the UNO table's machinery with every pile, every token and every decision.
+"""The Diez table: the shared table's machinery with every pile, every token and every decision.
 
 Layout: the match bar; the players (cards, tokens, open hands) beside the
 discard piles (each pile's top, count and colour, the pile last played on
@@ -20,32 +20,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widget import Widget
-from textual.widgets import Static
 
 from core import Action
 
-from ..widgets import GameLog, HandView, StatusLine
-from ..widgets.diez_cards import DiezCardPainter, inline_card, sort_key
-from ..widgets.diez_hand import DiezHandView
-from ..widgets.diez_table import DiezPilesView, DiezPlayersView
-from ..widgets.diez_words import (
-    action_words,
-    card_name,
-    prompt_note,
-    prompt_title,
-    status_line,
-    step_op,
-)
-from .color_picker import ColorPicker
-from .diez_help import DiezHelpScreen
-from .diez_pickers import ChoicePicker, SearchPicker
-from .round_over import HandsTable, RoundOverScreen
-from .table import LOG_BINDING, TableScreen
+from ...screens.pickers import ChoicePicker, ColorPicker
+from ...screens.table import TableScreen, table_bindings
+from ...widgets import HandView
+from .hand import DiezHandView
+from .pickers import SearchPicker
+from .widgets import DiezPilesView, DiezPlayersView
+from .words import action_words, card_name, prompt_note, prompt_title, step_op
 
 LIST_STEPS = frozenset({"sub", "choice", "target", "token", "give", "steal", "drop", "stitch", "proc", "replace"})
 """Decision steps answered from a list that opens by itself."""
@@ -73,74 +59,10 @@ DiezPlayersView > .players--dim { color: $text-muted; }
 """
 
 
-class DiezStatusLine(StatusLine):
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        if obs is None:
-            return
-        me = obs["me"]
-        step = obs.get("step") or {}
-        kinds = {a["kind"] for a in obs.get("legal") or ()}
-        mine = obs["current"] == me and not obs["over"]
-        urgent = mine and (obs["phase"] == "stack" or step.get("op") in ("challenge", "needle"))
-        jump = not mine and "play" in kinds
-        exposed = any(p["exposed"] for p in obs["players"])
-        self.set_class(urgent or jump or exposed, "-alert")
-        self.set_class(mine, "-your-turn")
-
-    def render(self) -> Text:
-        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "")
-
-
-class DiezHandsTable(HandsTable, DiezCardPainter):
-    COMPONENT_CLASSES = HandsTable.COMPONENT_CLASSES | DiezCardPainter.COMPONENT_CLASSES
-
-    def render(self) -> Any:
-        from rich.table import Table
-
-        obs = self.obs
-        palette = self.palette()
-        dim = self.get_component_rich_style("hands--dim")
-        win = self.get_component_rich_style("hands--winner")
-        table = Table.grid(padding=(0, 2), expand=True)
-        table.add_column(no_wrap=True)
-        table.add_column(ratio=1)
-        table.add_column(justify="right", no_wrap=True)
-        for p in sorted(range(len(self.names)), key=lambda p: (p != obs["winner"], p)):
-            name = "You" if p == obs["me"] else self.names[p]
-            hand = sorted(obs["hands"][p], key=sort_key)
-            if hand:
-                cards = Text(" ").join(inline_card(c, palette) for c in hand)
-                cards.append(f"  ({obs['hand_points'][p]})", dim)
-            else:
-                cards = Text(f"out! +{obs['points']} points", win)
-            total = Text(f"{obs['scores'][p]}", style="bold")
-            total.append(f" / {obs['target_score']}", dim)
-            table.add_row(Text(name, style=win if p == obs["winner"] else ""), cards, total)
-        return table
-
-
-class DiezRoundOverScreen(RoundOverScreen):
-    def compose(self) -> ComposeResult:
-        obs = self.obs
-        winner = obs["winner"]
-        rounds = (obs.get("options") or {}).get("scoring") == "rounds"
-        verb = "win" if winner == obs["me"] else "wins"
-        gain = "a round point" if rounds else f"{obs['points']} points"
-        unit = "rounds won" if rounds else "points"
-        with Vertical(id="round-over"):
-            yield Static(f"{self._who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} {gain}.",
-                         id="round-headline")
-            with VerticalScroll(id="round-hands"):
-                yield DiezHandsTable(obs, self.names)
-            yield from self._compose_match_end(unit)
-
-
 class DiezTableScreen(TableScreen, inherit_bindings=False):
     DEFAULT_CSS = DIEZ_CSS
-    BINDINGS = [
-        Binding("left,h", "select(-1)", "pick", key_display="←→"),
-        Binding("right,l", "select(1)", "pick", show=False),
-        Binding("enter,space", "play", "play", key_display="⏎"),
+    BINDINGS = table_bindings(
+        "play",
         Binding("j", "jump", "jump in", show=False),  # the status line and the pile's J say when
         Binding("d", "intent('draw')", "draw"),
         Binding("p", "intent('pass')", "pass"),
@@ -150,40 +72,23 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
         Binding("u", "intent('uno')", "UNO"),
         Binding("x", "catch", "catch", show=False),
         Binding("n", "next_round", "next", show=False),
-        LOG_BINDING,
-        Binding("question_mark", "help", "help", key_display="?"),
-    ]
+    )
 
     def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
         yield DiezPlayersView(names, labels, id="players").data_bind(TableScreen.obs)
         yield DiezPilesView(names, id="pile").data_bind(TableScreen.obs)
 
-    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
-        yield from ()
-
     def _hand_view(self) -> HandView:
-        return DiezHandView(id="hand")
+        return DiezHandView(self.face.card_painting(), id="hand")
 
-    def _status_line(self, names: list[str]) -> Widget:
-        return DiezStatusLine(names, id="status")
-
-    def _set_titles(self) -> None:
-        self.query_one("#log").border_title = "Log"
-        self.query_one(GameLog).variant = "diez"
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not self._too_small
-
-    def _refresh(self) -> None:
-        super()._refresh()
-        obs = self.obs
-        assert obs is not None
-        if obs.get("me") is not None:
-            toks = obs["players"][obs["me"]].get("tokens") or []
-            if toks:
-                self.query_one("#hand-panel").border_title += " · tokens " + " ".join(t.title() for t in toks)
-            if obs["players"][obs["me"]].get("revealed"):
-                self.query_one("#hand-panel").border_title += " · open to all (Reveal)"
+    def _hand_title(self, obs: dict[str, Any]) -> str:
+        title = super()._hand_title(obs)
+        toks = obs["players"][obs["me"]].get("tokens") or []
+        if toks:
+            title += " · tokens " + " ".join(t.title() for t in toks)
+        if obs["players"][obs["me"]].get("revealed"):
+            title += " · open to all (Reveal)"
+        return title
 
     # -- what is asked of you ------------------------------------------------------------------
     def _step_op(self) -> str | None:
@@ -192,25 +97,18 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
             return None
         return step_op(obs)
 
-    def _legal_all(self) -> list[Action]:
-        assert self.obs is not None
-        return [Action.from_dict(a) for a in self.obs.get("legal", ())]
-
-    def _prompt_if_asked(self) -> None:
+    def _open_prompt(self, obs: dict[str, Any]) -> bool:
         """Open the list (or colour picker, or searched pile) for a decision that is yours."""
-        obs = self.obs
-        if obs is None or self.app.screen is not self or self._prompted == obs["version"]:
-            return
         op = self._step_op()
         if op is None or op in HAND_STEPS or op in KEY_STEPS or not obs.get("legal"):
-            return
-        self._prompted = obs["version"]
+            return False
         self._ask(op)
+        return True
 
     def _ask(self, op: str) -> None:
         assert self.obs is not None
         obs, names = self.obs, self.session.names
-        legal = self._legal_all()
+        legal = self._legal()
         if op == "color" and all(a.kind == "color" for a in legal if a.kind not in ("uno", "catch")):
             def named(color: str | None) -> None:
                 if color is not None:
@@ -220,35 +118,31 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
             return
         if op == "search":
             self.app.push_screen(SearchPicker(prompt_title(obs, names), obs.get("search") or [], legal),
-                                 self._chosen)
+                                 self._sent)
             return
         if op in LIST_STEPS:
             options = [(action_words(a.to_dict(), obs, names), a) for a in legal if a.kind not in ("uno", "catch")]
             self.app.push_screen(ChoicePicker(prompt_title(obs, names), options, kind=op, note=prompt_note(obs)),
-                                 self._chosen)
+                                 self._sent)
             return
         self.action_actions()  # a step this table has no list for: every legal action, in words
-
-    def _chosen(self, action: Action | None) -> None:
-        if action is not None:
-            self._send(action)
 
     def action_actions(self) -> None:
         """Every legal action, in words: the way out of any situation."""
         assert self.obs is not None
         obs = self.obs
-        legal = self._legal_all()
+        legal = self._legal()
         if not legal:
             self._explain("there is nothing for you to do right now")
             return
         options = [(action_words(a.to_dict(), obs, self.session.names), a) for a in legal]
-        self.app.push_screen(ChoicePicker("Everything you can do now", options, kind="actions"), self._chosen)
+        self.app.push_screen(ChoicePicker("Everything you can do now", options, kind="actions"), self._sent)
 
     # -- playing -------------------------------------------------------------------------------
     def _for_card(self, card: dict[str, Any], kinds: tuple[str, ...]) -> list[Action]:
         """Legal actions naming this card, or (lists hold one card per face) an identical one."""
         assert self.obs is not None
-        legal = [a for a in self._legal_all() if a.kind in kinds and a.card is not None]
+        legal = [a for a in self._legal() if a.kind in kinds and a.card is not None]
         exact = [a for a in legal if a.card == card["id"]]
         if exact:
             return exact
@@ -327,7 +221,7 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
             else:
                 label = action_words(a.to_dict(), self.obs, self.session.names)
             options.append((label, a))
-        self.app.push_screen(ChoicePicker(title, options, kind=kind), self._chosen)
+        self.app.push_screen(ChoicePicker(title, options, kind=kind), self._sent)
 
     def action_intent(self, kind: str) -> None:
         legal = self._legal(kind)
@@ -335,11 +229,3 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
             self._ask(self._step_op() or "")  # no "pass" here: show what can be chosen
             return
         self._send(legal[0] if legal else Action(kind))
-
-    def action_help(self) -> None:
-        assert self.obs is not None
-        self.app.push_screen(DiezHelpScreen(self.obs.get("options") or {}))
-
-    def _round_over_screen(self) -> RoundOverScreen:
-        assert self.obs is not None
-        return DiezRoundOverScreen(self.obs, self.session.names)

@@ -11,7 +11,7 @@ from typing import Any
 from core import Card as CoreCard
 from core import notation
 
-from ..narration import between_rounds
+from ...narration import between_rounds
 
 Obs = dict[str, Any]
 
@@ -304,3 +304,15 @@ def status_line(obs: Obs, names: Sequence[str], deals: bool = True) -> str:
     if "pass" in kinds and "draw" not in kinds:
         hint = "Nothing left to draw: play a card or p to pass."
     return f"Your turn. {hint}"
+
+
+def status_flags(obs: Obs) -> tuple[bool, bool]:
+    """(urgent, your turn): a stack, a challenge or the Needle on you, a chance to jump in, a forgotten UNO."""
+    me = obs["me"]
+    step = obs.get("step") or {}
+    kinds = {a["kind"] for a in obs.get("legal") or ()}
+    mine = obs["current"] == me and not obs["over"]
+    urgent = mine and (obs["phase"] == "stack" or step.get("op") in ("challenge", "needle"))
+    jump = not mine and "play" in kinds
+    exposed = any(p["exposed"] for p in obs["players"])
+    return urgent or jump or exposed, mine

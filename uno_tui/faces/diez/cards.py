@@ -1,23 +1,22 @@
 """Diez cards as text: the classic chips and one-line cards, with White and Blank cards.
 
-White cards (``WH0``-``WH4``) and the Blank have colours of their own; the
-palette gains ``card--white`` and ``card--blank`` (in this module's CSS, so
-app.tcss need not change). Notation that does not fit a chip is shortened
+White cards (``WH0``-``WH4``) and the Blank have colours of their own (``card--white`` and
+``card--blank`` in app.tcss's palette). Notation that does not fit a chip is shortened
 (``BLANK`` reads ``BLNK``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 
 from core import COLORS
 
-from .cards import CHIP_WIDTH, CardPainter, chip as classic_chip
-from .diez_words import card_text
+from ...widgets.cards import CHIP_WIDTH, CardPainting, chip as classic_chip
+from .words import card_text
 
 Card = Mapping[str, Any]
 
@@ -26,11 +25,6 @@ DIEZ_SUITS: tuple[str, ...] = (*COLORS, "white", "blank", "wild")
 RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), "X", "E", "N", "BLANK", "S", "R", "+2", "ST", "TG",
                                "DG", "TK", "TR", "SH", "PR", "CD", "SL", "RV", "SD",
                                "W", "WB", "W+4", "WDC", "WM", "WF", "WDA", "WC")
-
-DIEZ_CARD_CSS = """
-DiezCardPainter > .card--white { background: #e8e8e8; color: #1a1a1a; }
-DiezCardPainter > .card--blank { background: #8a8a8a; color: #ffffff; }
-"""
 
 
 def suit(card: Card) -> str:
@@ -46,16 +40,6 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 def short_text(card: Card, width: int = CHIP_WIDTH - 2) -> str:
     text = card_text(card)
     return "BLNK"[:width] if text == "BLANK" and width < 5 else text[:width]
-
-
-class DiezCardPainter(CardPainter):
-    """A card painter that knows White and Blank cards."""
-
-    DEFAULT_CSS = DIEZ_CARD_CSS
-    COMPONENT_CLASSES: ClassVar[set[str]] = CardPainter.COMPONENT_CLASSES | {"card--white", "card--blank"}
-
-    def palette(self) -> dict[str, Style]:
-        return {s: self.get_component_rich_style(f"card--{s}") for s in (*DIEZ_SUITS, "rim")}
 
 
 def chip(card: Card, palette: dict[str, Style], *, playable: bool, selected: bool) -> list[Text]:
@@ -74,3 +58,7 @@ def color_swatch(color: str | None, palette: dict[str, Style], width: int = 6) -
         return Text("any".center(width), Style(dim=True))
     style = palette.get(color, palette["wild"])
     return Text(color[:width].center(width), style + Style(bold=True))
+
+
+DIEZ_CARDS = CardPainting(chip=chip, inline=inline_card, order=sort_key)
+"""Diez's cards, White and Blank ones included (``DiezFace.card_painting``)."""

@@ -1,4 +1,4 @@
-"""The end of a Wild Rawz round: each player's breakdown and the match standings."""
+"""The end of a Wild Rawz round: each player's breakdown of tricks, leaving cards and target."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ from typing import Any, Sequence
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .round_over import RoundOverScreen
-
+from ...screens.round_over import Summary
 
 
 class BreakdownTable(Widget):
@@ -55,42 +53,18 @@ class BreakdownTable(Widget):
         return table
 
 
-class TrickRoundOverScreen(RoundOverScreen):
-    def _together(self, seats: Sequence[int]) -> str:
-        names = [self._who(p) for p in seats]
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-    def compose(self) -> ComposeResult:
+class TrickSummary(Summary):
+    def headline(self) -> str:
         obs = self.obs
         rows = obs["breakdown"]
         best = max(r["total"] for r in rows)
         tops = [p for p, r in enumerate(rows) if r["total"] == best]
         if len(tops) == 1:
             verb = "score" if tops[0] == obs["me"] else "scores"
-            headline = f"{self._who(tops[0])} {verb} most this round: {best} points."
-        else:
-            headline = f"{self._together(tops)} share the best round: {best} points each."
-        left = obs["rounds_in_match"] - obs["round"] - 1
-        with Vertical(id="round-over"):
-            yield Static(headline, id="round-headline")
-            yield BreakdownTable(obs, self.names)
-            yield Static("tricks and leaving cards score 1 each; hitting your target exactly "
-                         "(marker − numbers left) scores 5 more.", id="round-target")
-            if obs["match_over"]:
-                winners = obs.get("match_winners") or []
-                if len(winners) == 1:
-                    champ = winners[0]
-                    verb = "win" if champ == obs["me"] else "wins"
-                    text = f"{self._who(champ)} {verb} the match with {obs['scores'][champ]} points!"
-                else:
-                    text = f"{self._together(winners)} share the match with {obs['scores'][winners[0]]} points!"
-                yield Static(text, id="match-headline")
-                keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
-                yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
-            else:
-                more = f"{left} more round{'s' if left != 1 else ''} in the match"
-                keys = "n or enter: next round" if self.deals else "the host deals the next round"
-                yield Static(f"{more} · {keys} · esc: look at the table", id="round-keys")
+            return f"{self.who(tops[0])} {verb} most this round: {best} points."
+        return f"{self.together(tops)} share the best round: {best} points each."
 
-    def _title(self) -> str:
-        return f"Round {self.obs['round'] + 1} of {self.obs['rounds_in_match']} is over"
+    def compose_body(self) -> ComposeResult:
+        yield BreakdownTable(self.obs, self.names)
+        yield Static("tricks and leaving cards score 1 each; hitting your target exactly "
+                     "(marker − numbers left) scores 5 more.", id="round-target")

@@ -1,8 +1,8 @@
-"""Diez's modals: a list of choices (every decision, and the list of all legal actions)
-and the searched pile (Revive, Ace) shown as cards.
+"""Diez's own modal: the searched pile (Revive, Ace) shown as cards.
 
-Both dismiss with the chosen :class:`core.Action`, or ``None`` when closed
-with escape (the table reopens them with enter, or ``a`` lists every action).
+It dismisses with the chosen :class:`core.Action`, or ``None`` when closed with escape (the
+table reopens it with enter, or ``a`` lists every action). Diez's lists of choices are the
+shared :class:`uno_tui.screens.pickers.ChoicePicker`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -21,100 +20,22 @@ from textual.widgets import Static
 
 from core import Action
 
-from ..widgets.cards import CHIP_HEIGHT, CHIP_WIDTH
-from ..widgets.diez_cards import DiezCardPainter, chip
+from ...widgets.cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter
+from .cards import chip
 
-PICKER_CSS = """
-ChoicePicker, SearchPicker { align: center middle; background: $background 60%; }
-#choice-picker, #search-picker {
+SEARCH_CSS = """
+SearchPicker { align: center middle; background: $background 60%; }
+#search-picker {
     width: auto; min-width: 48; max-width: 96%; height: auto; max-height: 90%;
     border: thick $accent; background: $surface; padding: 1 2;
 }
-#choice-title, #search-title { text-style: bold; width: 100%; margin-bottom: 1; }
-#choice-list { height: auto; max-height: 20; width: auto; }
-#choice-keys, #search-keys { color: $text-muted; width: 100%; margin-top: 1; }
-#choice-note { width: 100%; max-width: 60; margin-top: 1; }
-.choice { width: auto; min-width: 44; height: 1; }
-.choice.-chosen { background: $accent 40%; text-style: bold; }
+#search-title { text-style: bold; width: 100%; margin-bottom: 1; }
+#search-keys { color: $text-muted; width: 100%; margin-top: 1; }
 SearchGrid { height: auto; width: auto; min-width: 44; }
 """
 
 
-class ChoiceRow(Static):
-    def __init__(self, index: int, label: Text) -> None:
-        super().__init__(label, classes="choice")
-        self.index = index
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        picker = self.screen
-        assert isinstance(picker, ChoicePicker)
-        picker.dismiss(picker.options[self.index][1])
-
-
-class ChoicePicker(ModalScreen[Action | None]):
-    """Choose one of a list: ↑/↓ and enter, or the number shown; escape closes."""
-
-    DEFAULT_CSS = PICKER_CSS
-    BINDINGS = [
-        Binding("up,k,left,h", "move(-1)", "previous", show=False),
-        Binding("down,j,right,l", "move(1)", "next", show=False),
-        Binding("enter,space", "choose", "choose"),
-        Binding("escape", "dismiss_none", "close"),
-        *(Binding(str(n), f"number({n})", show=False) for n in range(1, 10)),
-        Binding("0", "number(10)", show=False),
-    ]
-
-    index: reactive[int] = reactive(0)
-
-    def __init__(self, title: str, options: Sequence[tuple[str, Action]], *, note: str = "",
-                 kind: str = "choice") -> None:
-        super().__init__()
-        self.title_text = title
-        self.options = list(options)
-        self.note = note
-        self.kind = kind
-        """What is being chosen (the step's name, "pile" or "actions"): for tests and the reader."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="choice-picker"):
-            yield Static(self.title_text, id="choice-title")
-            with VerticalScroll(id="choice-list"):
-                for i, (label, _) in enumerate(self.options):
-                    key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
-                    yield ChoiceRow(i, Text(f" {key}  ") + Text(label))
-            n = min(len(self.options), 9)
-            keys = ("enter, or 1" if n == 1 else f"↑/↓ enter, or 1-{n}") if self.options else ""
-            if self.note:
-                yield Static(self.note, id="choice-note")
-            yield Static(" · ".join(x for x in (keys, "esc closes") if x), id="choice-keys")
-
-    def on_mount(self) -> None:
-        self.watch_index(self.index)
-
-    def watch_index(self, index: int) -> None:
-        for i, row in enumerate(self.query(ChoiceRow)):
-            row.set_class(i == index, "-chosen")
-            if i == index:
-                row.scroll_visible(animate=False)
-
-    def action_move(self, step: int) -> None:
-        if self.options:
-            self.index = (self.index + step) % len(self.options)
-
-    def action_number(self, n: int) -> None:
-        if 1 <= n <= len(self.options):
-            self.dismiss(self.options[n - 1][1])
-
-    def action_choose(self) -> None:
-        if self.options:
-            self.dismiss(self.options[self.index][1])
-
-    def action_dismiss_none(self) -> None:
-        self.dismiss(None)
-
-
-class SearchGrid(DiezCardPainter):
+class SearchGrid(CardPainter):
     """The searched pile as chips; the cards you may take are filled."""
 
     selected: reactive[int] = reactive(0)
@@ -156,7 +77,7 @@ class SearchGrid(DiezCardPainter):
 class SearchPicker(ModalScreen[Action | None]):
     """A searched pile: ←/→ choose a card, enter takes it, p takes nothing, escape closes."""
 
-    DEFAULT_CSS = PICKER_CSS
+    DEFAULT_CSS = SEARCH_CSS
     BINDINGS = [
         Binding("left,h,up,k", "move(-1)", "previous", show=False),
         Binding("right,l,down,j", "move(1)", "next", show=False),

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Static
-
-from ..widgets.diez_words import CARDS, TOKENS
-from .help import HelpScreen, _grid
+from ..face import HelpPage, HelpSection
+from .words import CARDS, TOKENS
 
 DIEZ_KEYS: list[tuple[str, str]] = [
     ("← → h l", "choose a card in your hand"),
@@ -41,21 +37,11 @@ DIEZ_RULES: list[tuple[str, str]] = [
 ]
 
 
-class DiezHelpScreen(HelpScreen):
-    def __init__(self, options: dict | None = None) -> None:
-        super().__init__("diez", options)
+TOKEN_ROWS: list[tuple[str, str]] = [(f"{name.title()} ({abbr}{', trap' if trap else ''})", f"{what} Proc: {proc}")
+                                     for name, (abbr, trap, what, proc) in TOKENS.items()]
 
-    def compose(self) -> ComposeResult:
-        tokens = [(f"{name.title()} ({abbr}{', trap' if trap else ''})", f"{what} Proc: {proc}")
-                  for name, (abbr, trap, what, proc) in TOKENS.items()]
-        with VerticalScroll(id="help"):
-            yield Static(_grid("Keys", DIEZ_KEYS), id="help-keys")
-            yield Static(_grid("Diez in brief", DIEZ_RULES), id="help-rules")
-            yield Static(_grid("Cards", CARDS), id="help-cards")
-            yield Static(_grid("Tokens", tokens), id="help-tokens")
-            yield Static("esc, ? or q closes this help · ↑/↓ or the mouse wheel scrolls", id="help-close")
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#help").border_title = "Help · Diez"
-        self.query_one("#help").focus()
+PAGE = HelpPage((HelpSection("help-keys", "Keys", DIEZ_KEYS),
+                 HelpSection("help-rules", "Diez in brief", DIEZ_RULES),
+                 HelpSection("help-cards", "Cards", CARDS),
+                 HelpSection("help-tokens", "Tokens", TOKEN_ROWS)),
+                close="esc, ? or q closes this help · ↑/↓ or the mouse wheel scrolls")

@@ -10,7 +10,6 @@ badges; a hand laid open by a Reveal token is shown face up under its row.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group
@@ -19,24 +18,21 @@ from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
 
-from .cards import CHIP_HEIGHT, CHIP_WIDTH
-from .diez_cards import DiezCardPainter, chip, color_swatch, inline_card
-from .diez_words import CHALLENGED, TRAPS, token_label
-from .players import MAX_BACKS, SeatRows
+from ...widgets.bound import ObsWidget
+from ...widgets.cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter
+from ...widgets.players import MAX_BACKS, SeatRows
+from .cards import chip, color_swatch, inline_card
+from .words import CHALLENGED, TRAPS, token_label
 
 PILE_GAP = 1
 
 
-class DiezPilesView(DiezCardPainter):
-    COMPONENT_CLASSES = DiezCardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
+class DiezPilesView(CardPainter, ObsWidget):
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    RELAYOUT = True
     short: reactive[bool] = reactive(False, layout=True)
     """A short terminal: no empty line for what is open when nothing is."""
-
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
@@ -50,11 +46,6 @@ class DiezPilesView(DiezCardPainter):
         rows = -(-len(self.obs.get("piles") or [1]) // per_row)
         opened = not self.short or bool(self._open_line(self.obs, Style(), Style()).plain)
         return rows * (CHIP_HEIGHT + 2) + 1 + opened
-
-    def _who(self, q: int | None) -> str:
-        if q is None:
-            return "?"
-        return "you" if q == (self.obs or {}).get("me") else self.names[q]
 
     def render(self) -> Group | Text:
         obs = self.obs
@@ -102,23 +93,23 @@ class DiezPilesView(DiezCardPainter):
         if obs["over"]:
             return Text("Round over", label)
         if obs["phase"] == "stack":
-            text = f"Stack +{pending.get('total', 0)} → {self._who(pending.get('victim'))} (pile {pending.get('pile', 0) + 1})"
+            text = f"Stack +{pending.get('total', 0)} → {self.seat_name(pending.get('victim'))} (pile {pending.get('pile', 0) + 1})"
             if pending.get("challengeable"):
                 text += " · c challenge"
             return Text(text, alert)
         if step.get("op") == "challenge":
             what = CHALLENGED.get(step.get("card"), "card")
-            return Text(f"{self._who(step.get('who'))} may challenge the {what} (c)", alert)
+            return Text(f"{self.seat_name(step.get('who'))} may challenge the {what} (c)", alert)
         if any(a["kind"] == "play" for a in obs.get("legal") or ()) and obs["current"] != obs["me"]:
             return Text("You can jump in! (j)", alert)
         return Text("j: can be jumped on", label) if any(p.get("jump") for p in obs.get("piles") or ()) \
             else Text("")
 
 
-class DiezPlayersView(DiezCardPainter, SeatRows):
+class DiezPlayersView(CardPainter, SeatRows):
     """Seats with cards, tokens, score and badges; open hands face up beneath."""
 
-    COMPONENT_CLASSES = DiezCardPainter.COMPONENT_CLASSES | {
+    COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {
         "players--current", "players--me", "players--uno", "players--exposed", "players--backs",
         "players--dim", "players--token", "players--trap",
     }

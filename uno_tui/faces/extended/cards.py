@@ -13,11 +13,10 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from core.cards import COLOR_LETTERS
-from core.variants.extended.cards import FACES, TABLE
-from core.variants.extended.words import card_words, rank_words, zh
+from core import notation
 
-from .cards import SUITS, _rim, suit
+from ...widgets.cards import SUITS, CardPainting, _rim, suit
+from ..core_words import EXTENDED_BY_RANK, EXTENDED_CARDS, extended_card_words, extended_zh as zh
 
 Card = Mapping[str, Any]
 
@@ -57,14 +56,12 @@ def english() -> bool:
 LABEL_CELLS = 7
 """Cells of the widest label with its colour letter ("Y紧箍咒")."""
 
-RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), *(f.rank for f in TABLE))
+RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), *(f.rank for f in EXTENDED_CARDS))
 
 
 def label(card: Card) -> str:
     """The card on a chip: its colour letter and short label ("R7", "Y紧箍咒", "手榴弹")."""
-    text = (EN_LABELS if _english else LABELS).get(card["rank"], card["rank"])
-    letter = COLOR_LETTERS.get(card["color"] or "", "")
-    return letter + text
+    return notation(card["color"], (EN_LABELS if _english else LABELS).get(card["rank"], card["rank"]))
 
 
 def pad(text: str, width: int, how: str = "center") -> str:
@@ -84,10 +81,10 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 
 def gloss(card: Card) -> str:
     """What a card does, in a line: "red 夹子 Clip: take two cards at random from the next player"."""
-    face = FACES.get(card["rank"])
-    words = card_words(dict(card))
+    face = EXTENDED_BY_RANK.get(card["rank"])
+    words = extended_card_words(dict(card))
     if _english:
-        from ..narration import english_names
+        from .words import english_names
 
         words = english_names(words)
     if face is None:
@@ -135,5 +132,9 @@ def card_back_text(count: int, style: Style) -> Text:
     return Text("▮" * count if count else "·", style)
 
 
-__all__ = ["CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "card_words", "ext_chip", "ext_inline", "gloss", "label",
-           "pad", "rank_words", "sort_key", "zh"]
+EXTENDED_PAINTING = CardPainting(chip=ext_chip, inline=ext_inline, order=sort_key)
+"""The extended rules' cards: chips wide enough for a Chinese label (``ExtendedFace.card_painting``)."""
+
+
+__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "ext_chip", "ext_inline",
+           "gloss", "label", "pad", "sort_key", "zh"]

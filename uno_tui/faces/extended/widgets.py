@@ -1,5 +1,5 @@
 """The extended table's widgets: seats with their effects, the table (last, pending, transfers in
-flight), what is asked of you, your hand with Chinese labels, and the keys.
+flight), what is asked of you, and your hand with Chinese labels.
 
 Every widget reads the observation only (``effects``, ``pending``, ``interaction``, ``actor``,
 ``hand_cap``, ``turn``: see ``ExtendedGame._observe``); nothing here knows a rule.
@@ -7,32 +7,26 @@ Every widget reads the observation only (``effects``, ``pending``, ``interaction
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
-from .cards import CardPainter
-from .extended_cards import (CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss,
-                             sort_key, zh)
-from .extended_prompt import PHASE_WORDS, effect_phrase, key_hints, situation
-from .hand import HandView
-from .players import SeatRows
+from ...widgets.bound import ObsWidget
+from ...widgets.cards import CardPainter
+from ...widgets.hand import HandView
+from ...widgets.players import SeatRows
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss, zh
+from .words import PHASE_WORDS, effect_phrase, situation
 
 CARD_KINDS = frozenset({"play", "camo", "attach", "discard", "keep"})
 """Legal moves that name a card of your hand (the card is then drawn filled, with a dot)."""
 
 GAP = 1
 INLINE = LABEL_CELLS + 1  # a compact card's cells
-
-
-def _fg(widget: Widget, name: str) -> Style:
-    full = widget.get_component_rich_style(name)
-    return Style(color=full.color, bold=full.bold, italic=full.italic)
 
 
 def effect_badge(e: dict[str, Any]) -> tuple[str, str]:
@@ -93,20 +87,20 @@ class ExtPlayersView(SeatRows):
             badges = Text()
             if seat in finished:
                 place = finished.index(seat) + 1
-                badges.append(f"out #{place}", _fg(self, "ext--good"))
+                badges.append(f"out #{place}", self.fg("ext--good"))
             for e in effects[seat]:
                 text, style = effect_badge(e)
                 if badges:
                     badges.append(" ")
-                badges.append(text, _fg(self, style))
+                badges.append(text, self.fg(style))
             if actor == seat and not obs["over"] and (actor != obs["current"] or obs["phase"] not in ("main",)):
                 if badges:
                     badges.append(" ")
-                badges.append(CHAIN_BADGE.get(obs["phase"], "◀"), _fg(self, "ext--alert"))
+                badges.append(CHAIN_BADGE.get(obs["phase"], "◀"), self.fg("ext--alert"))
             if p.get("exposed"):
-                badges.append(" no UNO!", _fg(self, "ext--alert"))
+                badges.append(" no UNO!", self.fg("ext--alert"))
             elif p.get("uno"):
-                badges.append(" UNO!", _fg(self, "ext--good"))
+                badges.append(" UNO!", self.fg("ext--good"))
             cards = "–" if seat in finished else f"{p['cards']}/{obs.get('hand_cap', '?')}" if wide \
                 else str(p["cards"])
             table.add_row("▶" if current else " ", name, cards, badges, str(p["score"]),
@@ -114,33 +108,22 @@ class ExtPlayersView(SeatRows):
         return table
 
 
-class ExtTableView(CardPainter):
+class ExtTableView(CardPainter, ObsWidget):
     """``last`` (and the pile's top when a black card left ``last`` alone), the colour, the
     direction, the pending effect, and the transfers in flight with their cards face down."""
 
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"ext--label", "ext--alert", "ext--dim", "ext--back"}
-
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
+    RELAYOUT = True
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
             self.border_title = f"Table · {PHASE_WORDS.get(obs['phase'], obs['phase'])}"
 
-    def _who(self, p: int | None) -> str:
-        obs = self.obs or {}
-        if p is None:
-            return "?"
-        return "you" if p == obs.get("me") else self.names[p]
-
     def in_flight(self) -> list[Text]:
         """Transfers under way: on a player (until judged) or being loaded."""
         obs = self.obs or {}
         out = []
-        back = _fg(self, "ext--back")
+        back = self.fg("ext--back")
         seen: set[int] = set()
         inter = obs.get("interaction") or {}
         loading = inter.get("effect") if inter.get("type") == "attach" else None
@@ -153,7 +136,7 @@ class ExtTableView(CardPainter):
             seen.add(e.get("effect_id"))
             line = Text(f"{zh(e.get('rank', 'T4'))} ")
             line.append_text(card_back_text(e.get("attached", 0), back))
-            line.append(f" → {self._who(on)}" if on is not None else " (loading)")
+            line.append(f" → {self.seat_name(on)}" if on is not None else " (loading)")
             out.append(line)
         return out
 
@@ -162,7 +145,7 @@ class ExtTableView(CardPainter):
         if obs is None:
             return Text("")
         palette = self.palette()
-        label, alert, dim = _fg(self, "ext--label"), _fg(self, "ext--alert"), _fg(self, "ext--dim")
+        label, alert, dim = self.fg("ext--label"), self.fg("ext--alert"), self.fg("ext--dim")
         last = obs.get("last") or obs.get("top")
         chip = ext_chip(last, palette, playable=True, selected=False) if last else [Text(" " * CHIP_WIDTH)] * 3
         color = obs.get("color")
@@ -188,14 +171,14 @@ class ExtTableView(CardPainter):
         pend = obs.get("pending") or {}
         if obs["phase"] == "judge" and pend:
             line = Text("judging ", label)
-            line.append(f"{effect_phrase(pend)} → {self._who(pend.get('on'))}", alert)
+            line.append(f"{effect_phrase(pend)} → {self.seat_name(pend.get('on'))}", alert)
             lines.append(line)
         draws = [e for es in obs.get("effects") or [] for e in es if e["kind"] == "draw"]
         for e in draws:
             if obs["phase"] == "judge" and e.get("effect_id") == pend.get("effect_id"):
                 continue
             line = Text("pending ", label)
-            line.append(f"+{e.get('total', 0)} (largest +{e.get('max', 0)}) → {self._who(e['on'])}", alert)
+            line.append(f"+{e.get('total', 0)} (largest +{e.get('max', 0)}) → {self.seat_name(e['on'])}", alert)
             lines.append(line)
         flights = self.in_flight()
         for i, f in enumerate(flights):
@@ -206,7 +189,7 @@ class ExtTableView(CardPainter):
         if inter.get("type") in ("grenade", "c4", "argue"):
             what = {"grenade": f"手榴弹 wants {inter.get('color')}", "c4": "C4 ticking",
                     "argue": f"抬杠 at {inter.get('x', 0)}"}[inter["type"]]
-            lines.append(Text.assemble(("chain ", label), (f"{what} → {self._who(inter.get('actor'))}", alert)))
+            lines.append(Text.assemble(("chain ", label), (f"{what} → {self.seat_name(inter.get('actor'))}", alert)))
         if len(lines) < 5:
             lines.append(Text(f"deal {obs.get('hand_size', '?')} · hand cap {obs.get('hand_cap', '?')}", dim))
         for line in lines:
@@ -214,14 +197,10 @@ class ExtTableView(CardPainter):
         return Group(*lines)
 
 
-class ExtPromptView(Widget):
+class ExtPromptView(ObsWidget):
     """What is going on, in a sentence; urgent (highlighted) when it asks something of you."""
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
+    RELAYOUT = True
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
@@ -231,30 +210,12 @@ class ExtPromptView(Widget):
         return Text(situation(self.obs, self.names) if self.obs else "")
 
 
-class ExtStatusLine(Widget):
-    """The keys that answer what is asked now."""
-
-    obs: reactive[dict[str, Any] | None] = reactive(None)
-    deals = True
-    """Whether this seat deals the next round (a network joiner waits for the host)."""
-
-    def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        if obs is None:
-            return
-        self.set_class(obs.get("actor") == obs["me"] and not obs["over"], "-your-turn")
-        self.set_class(any(p["exposed"] for p in obs["players"]), "-alert")
-
-    def render(self) -> Text:
-        return Text(key_hints(self.obs, self.deals) if self.obs else "")
-
-
 class ExtHandView(HandView):
     """Your hand as chips wide enough for a Chinese label (or, when the terminal is short, one line of
     compact cards), with the chosen card's name and what it does beneath."""
 
     COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | {"hand--gloss"}
 
-    card_order = staticmethod(sort_key)
     REVEAL_EXTRA = 1  # the gloss line
     compact: reactive[bool] = reactive(False, layout=True)
 

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diez_cards import DIEZ_CARD_CSS, DiezCardPainter, chip, sort_key
-from .hand import HandView
+from ...widgets.hand import HandView
 
 CARD_KINDS = frozenset({"play", "discard", "give"})
 
 
-class DiezHandView(HandView, DiezCardPainter):
-    DEFAULT_CSS = DIEZ_CARD_CSS.replace("DiezCardPainter", "DiezHandView")
-    COMPONENT_CLASSES = HandView.COMPONENT_CLASSES | DiezCardPainter.COMPONENT_CLASSES
-    card_order = staticmethod(sort_key)
-    draw_chip = staticmethod(chip)
-
+class DiezHandView(HandView):
     def usable_faces(self) -> set[tuple[Any, Any]]:
         if self.obs is None:
             return set()

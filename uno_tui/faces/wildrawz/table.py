@@ -1,4 +1,4 @@
-"""The Wild Rawz table: a trick-taking layout on the same machinery as the UNO table.
+"""The Wild Rawz table: a trick-taking layout on the machinery every table shares.
 
 Seats with tricks, targets and leaving cards at the top left; the trump and
 the trick (or, during the draft, the face-up row) at the top right; your
@@ -16,10 +16,9 @@ from textual.containers import Vertical
 
 from core import Action
 
-from ..widgets import GameLog, HandView
-from ..widgets.trick import RowView, SeatsView, TrickView
-from .table import LOG_BINDING, TableScreen
-from .trick_round_over import TrickRoundOverScreen
+from ...screens.table import TableScreen, table_bindings
+from ...widgets import HandView
+from .widgets import RowView, SeatsView, TrickView
 
 
 class TrickHandView(HandView):
@@ -30,35 +29,21 @@ class TrickHandView(HandView):
 
 
 class TrickTableScreen(TableScreen, inherit_bindings=False):
-    BINDINGS = [
-        Binding("left,h", "select(-1)", "pick", key_display="←→"),
-        Binding("right,l", "select(1)", "pick", show=False),
-        Binding("enter,space", "play", "play/take", key_display="⏎"),
+    BINDINGS = table_bindings(
+        "play/take",
         Binding("v", "leave", "leave trick"),
         Binding("n", "next_round", "next"),
-        LOG_BINDING,
-        Binding("question_mark", "help", "help", key_display="?"),
-    ]
+    )
+    PANEL_TITLES = {"#seats": "Players"}
 
     def _compose_top(self, names: list[str], labels: list[str]) -> ComposeResult:
         yield SeatsView(names, labels, id="seats").data_bind(TableScreen.obs)
         with Vertical(id="trick-panel"):
-            yield RowView(id="row").data_bind(TableScreen.obs)
+            yield RowView(self.face.card_painting(), id="row").data_bind(TableScreen.obs)
             yield TrickView(names, id="trick").data_bind(TableScreen.obs)
 
-    def _compose_below_hand(self, names: list[str]) -> ComposeResult:
-        yield from ()
-
     def _hand_view(self) -> HandView:
-        return TrickHandView(id="hand")
-
-    def _set_titles(self) -> None:
-        self.query_one("#seats").border_title = "Players"
-        self.query_one("#log").border_title = "Log"
-        self.query_one(GameLog).variant = "wildrawz"
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not self._too_small
+        return TrickHandView(self.face.card_painting(), id="hand")
 
     def _refresh(self) -> None:
         super()._refresh()
@@ -72,12 +57,11 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
             panel.border_title = f"Trump draft · {len(obs['row'])} face up"
         else:
             panel.border_title = f"Trick {sum(obs['won']) + 1}" if not obs["over"] else "Tricks done"
-        score = obs["scores"][obs["me"]]
+
+    def _hand_title(self, obs: dict[str, Any]) -> str:
         me = obs["me"]
-        self.query_one("#hand-panel").border_title = (
-            f"Your hand · {len(obs.get('hand', ()))} cards · target {obs['targets'][me]} · "
-            f"won {obs['won'][me]} · {score} pts"
-        )
+        return (f"Your hand · {len(obs.get('hand', ()))} cards · target {obs['targets'][me]} · "
+                f"won {obs['won'][me]} · {obs['scores'][me]} pts")
 
     # -- intents ----------------------------------------------------------------
     def action_select(self, step: int) -> None:
@@ -98,12 +82,19 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
         if card is None:
             self._explain("you have no card to play")
             return
+        self._play(card)
+
+    def _play(self, card: dict[str, Any]) -> None:
         self._send(Action("play", card["id"]))  # not legal: the engine says why
+
+    def _card_clicked(self, card_id: int) -> None:
+        row = self.query_one(RowView)
+        chosen = row.selected_card
+        if row.display and chosen is not None and chosen["id"] == card_id:
+            self._send(Action("take", card_id))  # a second click on a face-up card takes it
+            return
+        super()._card_clicked(card_id)
 
     def action_leave(self) -> None:
         card = self.query_one("#hand", HandView).selected_card
         self._send(Action("leave", card["id"] if card else None))  # when not legal, the engine says why
-
-    def _round_over_screen(self) -> TrickRoundOverScreen:  # type: ignore[override]
-        assert self.obs is not None
-        return TrickRoundOverScreen(self.obs, self.session.names)

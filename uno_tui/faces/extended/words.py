@@ -1,17 +1,19 @@
 """Words for the extended table: what is going on, which keys answer it, every legal move.
 
 Pure functions of the observation (no terminal), so the wording can be tested alone.
-The keys are the extended table's (see ``screens/extended_table.py``).
+The keys are the extended table's (see ``faces/extended/table.py``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
-from core.variants.extended.words import card_words, effect_words
-
-from ..narration import between_rounds
-from .extended_cards import zh
+from ...narration import between_rounds
+from ..core_words import extended_card_words as card_words
+from ..core_words import extended_effect_words as effect_words
+from ..core_words import extended_english_names
+from ..core_words import extended_zh as zh
 
 YOU = "You"
 
@@ -250,3 +252,22 @@ def action_words(a: dict[str, Any], obs: dict[str, Any], names: Sequence[str]) -
     if kind == "catch":
         return f"catch {_who(target, obs, names)} without UNO"
     return " ".join(str(v) for v in a.values())
+
+
+_CJK_BEFORE_WORD = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?\s+(?=[A-Za-z+])")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?")
+
+
+def english_names(text: str) -> str:
+    """The extended rules' card names in English only: "red 夹子 Clip" -> "red Clip", "天选之子" -> "The Chosen One".
+
+    The log names a card in Chinese and English; a player who does not read Chinese asks for the English alone.
+    """
+    english = extended_english_names()
+    text = _CJK_BEFORE_WORD.sub("", text)
+    return _CJK.sub(lambda m: english.get(m.group(0), m.group(0)), text)
+
+
+def status_flags(obs: dict[str, Any]) -> tuple[bool, bool]:
+    """(urgent, your turn): a forgotten UNO; whoever must answer now, not only whose turn it is."""
+    return any(p["exposed"] for p in obs["players"]), obs.get("actor") == obs["me"] and not obs["over"]
