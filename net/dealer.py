@@ -1,14 +1,14 @@
 """The host's side of the fair deal: running the commit-reveal protocol and logging the game.
 
-The engine asks its deck source for an order synchronously, in the middle of
-a deal or an action; the protocol needs round trips. So the host's engine
-gets a :class:`FairSource` that answers only for epochs the protocol has
-already settled and otherwise raises :class:`NeedEpoch` (carrying the cards
-the engine wants shuffled). The host catches it, puts the game back as it
-was before the call (it snapshots with ``to_dict`` first), runs the protocol
-for that epoch (:meth:`Dealer.run_epoch`), and then does the same thing
-again; this time the source answers. The engine is deterministic, so the
-second try asks for exactly the same cards.
+The engine says before a deal or an action which shuffle it needs
+(:meth:`core.Game.chance_for`, a :class:`core.Chance`); the protocol needs
+round trips. So the host asks first, runs the protocol for that epoch
+(:meth:`Dealer.settle`), hands the agreed order to the game
+(:meth:`core.Game.settle`) and asks again, until the move needs nothing more;
+then it makes the move, which uses exactly those orders. Nothing is rolled
+back. The game's own deck source (:class:`FairSource`) answers only for
+epochs settled so: an engine that asked for anything else would be a bug,
+and says so.
 
 A shuffle of public tokens (Diez's bag, strings rather than cards) runs the
 same protocol as a *public* epoch (see :mod:`net.fair`): the commit lists the
@@ -43,17 +43,17 @@ RC_BUDGET = 24 * 1024
 """Bytes of receipts a step carries; more go in an entry of their own (every entry fits a frame)."""
 
 
-class NeedEpoch(Exception):
-    """The engine wants epoch ``epoch`` of ``items`` before the protocol has settled it."""
-
-    def __init__(self, epoch: int, items: Sequence[Any]) -> None:
-        super().__init__(f"epoch {epoch} is not settled yet")
-        self.epoch = epoch
-        self.items = list(items)
+class Unsettled(LookupError):
+    """The engine asked for an order the fair deal has not settled: the host skipped a chance node (a bug)."""
 
 
 class FairSource:
-    """The host engine's deck source: orders fixed by the protocol, nothing else."""
+    """The host engine's deck source: orders fixed by the protocol, nothing else.
+
+    Asked by :meth:`Dealer.settle` for the order to hand to the game (which marks
+    the epoch's cards as dealt from it); the game itself asks only if the host
+    failed to settle a shuffle first.
+    """
 
     def __init__(self, dealer: "Dealer") -> None:
         self.dealer = dealer
@@ -61,7 +61,7 @@ class FairSource:
     def shuffle(self, items: Sequence[Any], epoch: int) -> list[Any]:
         sec = self.dealer.secrets.get(epoch)
         if sec is None or sec.items != canonical(items):
-            raise NeedEpoch(epoch, items)
+            raise Unsettled(f"epoch {epoch} was not settled by the fair deal")
         self.dealer.consumed(sec)
         if sec.public is not None:
             return list(self.dealer.order_for(sec))  # public tokens: the strings themselves
@@ -239,6 +239,11 @@ class Dealer:
             self.current = None
             self.append("reveals", e=e, a=a, set=[[pid, *reveals[pid]] for pid in sorted(reveals)])
             return sec
+
+    async def settle(self, chance: core.Chance) -> list[Any]:
+        """Settle ``chance`` with the players (:meth:`run_epoch`): the order to give the game."""
+        await self.run_epoch(chance.epoch, chance.items)
+        return self.source.shuffle(chance.items, chance.epoch)
 
     # -- the steps a test double bends (an honest dealer's own) ------------------------------
     # The dishonest hosts of the fairness tests subclass the dealer and override these; the

@@ -1080,19 +1080,19 @@ class Ledger:
                 md = unpack(step.intent[0])
                 if md.get("k") != "intent" or md.get("seat") != step.seat or md.get("act") != step.action:
                     raise Unfair("signature", f"step {step.index}: the action does not match the signed intent")
-        # The engine, replayed over the log with the committed and permuted decks.
-        source = ReplaySource(self)
+        # The engine, replayed over the log with the committed and permuted decks (its source
+        # reads this ledger's epochs, so one serves every round of the match).
         steps = list(self.steps)
         if not steps or steps[0].seat is not None or steps[0].action is not None:
             raise Unfair("protocol", "the round does not begin with its deal")
         try:
             if self.replay is None:
-                game = core.new_game(self.variant, list(self.names), options=dict(self.options), source=source)
+                game = core.new_game(self.variant, list(self.names), options=dict(self.options),
+                                     source=ReplaySource(self))
                 events = game.deal_events
                 self.replay = game
             else:
                 game = self.replay
-                game.source = source
                 events = game.next_round()
         except IllegalAction as ex:
             raise Unfair("replay", f"the rules refuse to deal round {self.round + 1}: {ex}") from None

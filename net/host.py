@@ -32,7 +32,7 @@ from core import Action, Event, IllegalAction
 from core.bots import Bot, make_bot
 
 from . import framing, messages, patch, secure
-from .dealer import Dealer, NeedEpoch
+from .dealer import Dealer
 from .fair import unpack
 from .framing import MAX_FRAME_FROM_PEER
 from .identity import FP_ADDRESS, Identity
@@ -132,8 +132,6 @@ class Host:
         """The public part of the last update broadcast (see :meth:`_view`)."""
         self.round_events: list[Event] = []
         """The current round's events so far, the deal first (a peer joining mid-round is told them)."""
-        self._undo: tuple[int, dict[str, Any]] | None = None
-        """(version, ``game.to_dict()``) taken by the last save: the next move's undo point."""
         self._people: asyncio.Event | None = None
         """Set when a person comes or goes (see :meth:`wait_for_people`)."""
         self._ending: asyncio.Task[Any] | None = None
@@ -405,24 +403,26 @@ class Host:
             else:
                 self.dealer = None
                 source = self.source_factory(seed_b)  # type: ignore[misc]
-        if self.dealer is not None:
-            self.dealer.start_round(self.game.round + 1 if not first and self.game is not None else 0)
-        while True:
-            try:
-                if first:
-                    game = core.new_game(cfg.variant, names, seed=seed_b, options=self.options, source=source)
-                    events = game.deal_events
-                else:
-                    assert self.game is not None
-                    snap = self.game.to_dict()
-                    events = self.game.next_round()
-                    game = self.game
-                break
-            except NeedEpoch as need:
-                if not first:
-                    self._restore(snap)
-                assert self.dealer is not None
-                await self.dealer.run_epoch(need.epoch, need.items)
+        dealer = self.dealer
+        if dealer is not None:
+            dealer.start_round(self.game.round + 1 if not first and self.game is not None else 0)
+        # Every shuffle the deal needs is settled with the players first (see net.dealer).
+        if first:
+            settled: list[tuple[core.Chance, list[Any]]] = []
+            if dealer is not None:
+                while (c := core.chance_for_new_game(cfg.variant, names, options=self.options,
+                                                     settled=settled)) is not None:
+                    settled.append((c, await dealer.settle(c)))
+            game = core.new_game(cfg.variant, names, seed=seed_b, options=self.options, source=source,
+                                 settled=settled)
+            events = game.deal_events
+        else:
+            game = self.game
+            assert game is not None
+            if dealer is not None:
+                while (c := game.chance_for_next_round()) is not None:
+                    game.settle(c, await dealer.settle(c))
+            events = game.next_round()
         if first:
             self.game = game
             self.record = Record(cfg.variant, names, game.options, seed_b)
@@ -442,14 +442,6 @@ class Host:
         self._arm_turn_timer()
         self._kick()
 
-    def _restore(self, snap: dict[str, Any]) -> None:
-        """Put the game back as it was before a call that needed an unsettled epoch."""
-        game = self.game
-        assert game is not None
-        fresh = type(game).from_dict(snap, source=game.source)
-        game.__dict__.clear()
-        game.__dict__.update(fresh.__dict__)
-
     def _record_orders(self) -> None:
         if self.dealer is not None and self.record is not None:
             for e, sec in self.dealer.secrets.items():
@@ -459,7 +451,12 @@ class Host:
     _pre_color: str | None = None
 
     def _try_apply(self, p: int, action: Action, retry: Callable[[], None]) -> list[Event] | None:
-        """Apply; if the engine needs an epoch not settled yet, undo, settle it, then call ``retry``."""
+        """Apply; if the move needs a shuffle not settled yet, settle it first, then call ``retry``.
+
+        The move is asked about first (:meth:`core.Game.chance_for`, on a copy of the
+        game): an illegal one raises :class:`IllegalAction` there, and so does one the
+        rules fail on (a bug), with the game untouched either way.
+        """
         game = self.game
         assert game is not None
         self._save_if_due()  # the move before this one is on disk before this one is made
@@ -468,42 +465,44 @@ class Host:
         self._pre_color = game.judged_color(p, action) if action in game.legal_actions(p) else None
         if self.dealer is None:
             return game.apply(p, action)
-        # The undo point, if an epoch must be settled first: the save after the last move took it.
-        undo, self._undo = self._undo, None
-        snap = undo[1] if undo is not None and undo[0] == game.version else game.to_dict()
         try:
-            return game.apply(p, action)
-        except NeedEpoch as need:
-            self._restore(snap)
-            self._stall(need, retry)
-            return None
+            chance = game.chance_for(p, action)
         except IllegalAction:
             raise
         except Exception as e:  # a bug the action found in the rules: the game as it was, the action refused
             log.exception("the rules failed on seat %d's %s", p, action)
-            self._restore(snap)
             raise IllegalAction(f"the rules could not take this action ({type(e).__name__})") from None
+        if chance is not None:
+            self._stall(chance, retry)
+            return None
+        return game.apply(p, action)
 
-    def _stall(self, need: NeedEpoch, retry: Callable[[], None]) -> None:
+    def _stall(self, chance: core.Chance, retry: Callable[[], None]) -> None:
+        """Hold play while ``chance`` is settled; ``retry`` (the move that needs it) goes first after it."""
         self._stalled = True
         self._backlog.insert(0, retry)
-        self._spawn(self._settle(need))
+        self._spawn(self._settle(chance))
 
-    async def _settle(self, need: NeedEpoch) -> None:
-        assert self.dealer is not None
+    async def _settle(self, chance: core.Chance) -> None:
+        assert self.dealer is not None and self.game is not None
         try:
-            await self.dealer.run_epoch(need.epoch, need.items)
+            order = await self.dealer.settle(chance)
+            self.game.settle(chance, order)
+        except asyncio.CancelledError:
+            self._backlog.clear()  # the host is closing
+            raise
         finally:
             self._stalled = False
-            while self._backlog and not self._stalled:
-                call = self._backlog.pop(0)
-                try:
-                    call()
-                except Exception:
-                    log.exception("a held-back action failed")
-            if not self._stalled:
-                self._arm_turn_timer()
-                self._kick()
+        # What waited, in arrival order (a move may need another shuffle: it stalls again, first).
+        while self._backlog and not self._stalled:
+            call = self._backlog.pop(0)
+            try:
+                call()
+            except Exception:
+                log.exception("a held-back action failed")
+        if not self._stalled:
+            self._arm_turn_timer()
+            self._kick()
 
     def _maybe_autostart(self) -> None:
         if not (self.config.auto_start and self.can_start()):
@@ -1104,11 +1103,7 @@ class Host:
                 game = self.game
                 if self.phase != "playing" or game is None or game.over or self._stalled:
                     return
-                cur, n = game.current, game.num_players
-                order = sorted(game.to_act(), key=lambda q: (q - cur) % n)
-                # Out-of-turn players first, as a person shouts "UNO!" before the next card lands.
-                order = [q for q in order if q != cur] + [q for q in order if q == cur]
-                for p in order:
+                for p in game.acting_order():  # out of turn first: "UNO!" is shouted before the next card lands
                     if not self.seats[p].bot_plays:
                         continue
                     action = self._bot(p).choose(game.observation(p))
@@ -1140,6 +1135,13 @@ class Host:
         if events is not None:
             self._applied(p, action, events, auto=why is not None, why=why)
 
+    @staticmethod
+    def _waits_on(game: core.Game) -> int:
+        """The player the turn timer runs for: the one the game waits on (a Diez step may ask
+        another player than the one whose turn it is), not whose turn it is."""
+        decision = game.decision
+        return decision.player if decision is not None else game.current
+
     def _cancel_turn_timer(self) -> None:
         if self._turn_handle is not None:
             self._turn_handle.cancel()
@@ -1150,7 +1152,7 @@ class Host:
         if not limit or game is None or self.phase != "playing" or game.over:
             self._cancel_turn_timer()
             return
-        p = game.current
+        p = self._waits_on(game)
         if self.seats[p].bot_plays:
             self._cancel_turn_timer()
             return
@@ -1163,8 +1165,8 @@ class Host:
     def _turn_timeout(self, p: int) -> None:
         self._turn_handle, self._turn_for = None, None
         game = self.game
-        if self.phase != "playing" or game is None or game.over or game.current != p or self.seats[p].bot_plays \
-                or self._stalled:
+        if self.phase != "playing" or game is None or game.over or self._waits_on(game) != p \
+                or self.seats[p].bot_plays or self._stalled:
             return
         action = self._bot(p).choose(game.observation(p))
         if action is None or action.kind == "catch":
@@ -1497,7 +1499,6 @@ class Host:
                 saver = self._saver = SaveWriter(path)
             snap = self.snapshot()
             saver.write(snap)  # packed now: the game may change the dicts it shares with it later
-            self._undo = (self.game.version, snap["game"])
         except OSError as e:  # a full disk must not stop the table; the game goes on unsaved
             log.error("could not save the game to %s: %s", path, e)
 

@@ -139,14 +139,27 @@ async def test_a_host_that_swaps_a_delivered_card_is_caught_at_delivery() -> Non
 class ExtraWildDealer(Dealer):
     """Commits the first deal to a deck with a second Wild Draw Four in place of a 5."""
 
+    swap: tuple[int, int] | None = None
+
     def make_secret(self, e: int, a: int, items: Any) -> EpochSecret:
         if e != 0:
             return super().make_secret(e, a, items)
         w4 = next(c for c in items if c.rank == "W+4")
         loser = next(c for c in items if c.rank == "5")
+        self.swap = (w4.id, loser.id)
         sigma = [c.id for c in items if c.id != loser.id] + [w4.id]
         random.Random(e).shuffle(sigma)
         return EpochSecret(self.game_id, e, a, items, sigma=sigma)
+
+    def order_for(self, sec: EpochSecret) -> list[Any]:
+        if sec.e != 0 or self.swap is None:
+            return sec.order
+        # Its own engine takes only a true deck (a game settles a permutation of the cards it
+        # asked for): there, the extra Wild Draw Four's slot deals the 5 it replaced.
+        w4, loser = self.swap
+        order = list(sec.order)
+        order[max(i for i, cid in enumerate(order) if cid == w4)] = loser
+        return order
 
 
 async def test_a_host_dealing_an_extra_wild_draw_four_is_caught() -> None:
