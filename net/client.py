@@ -61,6 +61,7 @@ from core import Action
 
 from . import framing, messages, patch, secure
 from .address import parse_address, split_fingerprint
+from .errors import Refused
 from .fair import HOST_PID, Ledger, Unfair, entry_hash, peer_message, seed_commitment, unpack
 from .watch import SeatWatch
 from .framing import MAX_FRAME_FROM_HOST
@@ -76,15 +77,6 @@ QUIET = 0.05
 the round's audit, and the host's signatures on the log entries taken so far."""
 SIG_CHECK_BATCH = 64
 """Signatures checked in one go (about 4 ms) before frames that arrived meanwhile are handled."""
-
-
-class Refused(Exception):
-    """The host would not seat us; ``code`` says why (``version``, ``password``, ``full``, ...)."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 class ProtocolVersionError(Refused):

@@ -59,6 +59,7 @@ import msgpack
 import core
 from core import Action, Card, IllegalAction
 
+from .errors import NetError
 from .identity import H, Identity, verify
 from .messages import MAX_ENTRY
 
@@ -73,13 +74,11 @@ MAX_REDRAWS = 1
 """Times in one match a client lets the host go back past a revealed shuffle: a crash may do it once."""
 
 
-class Unfair(Exception):
+class Unfair(NetError):
     """A check failed: ``code`` names the kind of cheating or damage, ``reason`` says it in words."""
 
     def __init__(self, code: str, reason: str) -> None:
-        super().__init__(f"{code}: {reason}")
-        self.code = code
-        self.reason = reason
+        super().__init__(code, reason, message=f"{code}: {reason}")
 
 
 def pack(obj: Any) -> bytes:

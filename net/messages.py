@@ -24,6 +24,8 @@ from typing import Any
 
 from core import Action
 
+from .errors import NetError
+
 PROTOCOL_VERSION = 5
 """Bumped whenever a message changes shape or meaning."""
 
@@ -47,13 +49,8 @@ MAX_RECEIPT = 200
 """Cards acknowledged by one receipt (no delivery holds more than a deck)."""
 
 
-class MessageError(ValueError):
+class MessageError(NetError, ValueError):
     """A message that does not fit its schema."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 KNOWN_NET_CIRCLES: list[frozenset[str]] = [
-    # The dealer takes the Host (typing only) and the host makes the dealer: issue 14 gives the
-    # dealer an Outbox instead (net/ is being restructured; remove this line when it lands).
-    frozenset({"net.dealer", "net.host"}),
     # fair.py asks answers.py (imported late) to answer a fault, and answers.py builds on fair.py.
     frozenset({"net.answers", "net.fair"}),
 ]

@@ -164,9 +164,9 @@ async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_close
     """The closing entries follow a round's last update a moment later; a crash in between loses none."""
     import shutil
 
-    import net.host
+    import net.table
 
-    monkeypatch.setattr(net.host, "CLOSE_DELAY", 30.0)  # the crash comes before them
+    monkeypatch.setattr(net.table, "CLOSE_DELAY", 30.0)  # the crash comes before them
     save = tmp_path / "host.save"
     host = await start_host(seats=2, bots=0, rounds=3, seed=8, round_pause=30.0, save_path=str(save),
                             options={"target_score": 10_000})
@@ -186,9 +186,9 @@ async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_close
         await host.close()
     assert host.dealer.closed == 0, "closing the host closes the round first"
 
-    monkeypatch.setattr(net.host, "CLOSE_DELAY", 0.01)
+    monkeypatch.setattr(net.table, "CLOSE_DELAY", 0.01)
     resumed = Host.resume(str(crashed / "host.save"), round_pause=30.0)
-    assert resumed.phase == "round_over" and resumed._close_due
+    assert resumed.phase == "round_over" and resumed.table._close_due
     await resumed.start("127.0.0.1", 0)
     try:
         await until(lambda: resumed.audits, 10)
