@@ -1,0 +1,218 @@
+"""The shared base of the rollout simulators: move encoding, chance, act order, copying.
+
+A rollout state is plain lists of small ints: a card is its engine id, a hand is the
+list of ids in the engine's order (so moves come out in the engine's order), colours and
+phases are small codes. A move is one int::
+
+    bits 0-3    the actor (seat)
+    bits 4-7    the target (15: none)
+    bits 8-13   a string argument: 1 + its index in the variant's ``STRS`` (0: none)
+    bits 14-21  a card id (255: none)
+    bits 22-    the kind: an index into the variant's ``KINDS``
+
+so :meth:`Rollout.action` turns any move back into the engine's :class:`~core.Action`
+without per-variant code, and the move tables a variant builds once per table size are
+tuples of these ints (no arithmetic on the hot path).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Sequence
+
+from ..actions import Action
+from ..source import DeckSource
+
+NO_TARGET = 15
+NO_CARD = 255
+CARD_SHIFT = 14
+KIND_SHIFT = 22
+TARGET_BITS = 0xF0
+
+
+def encode(kind: int, actor: int, card: int | None = None, arg: int = 0, target: int | None = None) -> int:
+    """One move as an int (``arg`` is already 1 + the index into ``STRS``, or 0)."""
+    return ((kind << KIND_SHIFT) | ((NO_CARD if card is None else card) << CARD_SHIFT) | (arg << 8)
+            | ((NO_TARGET if target is None else target) << 4) | actor)
+
+
+def with_target(move: int, target: int) -> int:
+    """``move`` aimed at ``target`` instead."""
+    return (move & ~TARGET_BITS) | (target << 4)
+
+
+class Chance:
+    """Where a rollout's randomness comes from.
+
+    The default draws from a seeded :class:`random.Random` owned by the rollout. Given a
+    :class:`~core.DeckSource` instead, every request is put to it exactly as the engine
+    puts it (items in canonical order, the engine's epoch numbers), so a rollout can
+    follow a seeded game through every reshuffle; the equivalence test relies on this.
+    The items are ints (card ids, token indices), which a :class:`~core.SeededSource`
+    permutes exactly as it permutes the engine's cards and token names.
+    """
+
+    __slots__ = ("rng", "source")
+
+    def __init__(self, seed: int | str | bytes | None = 0, source: DeckSource | None = None) -> None:
+        self.rng = random.Random(seed) if source is None else None
+        self.source = source
+
+    def shuffled(self, items: list[int], epoch: int) -> list[int]:
+        """A new order of ``items`` (the list itself may be reused)."""
+        if self.source is not None:
+            items.sort()
+            return self.source.shuffle(items, epoch)
+        self.rng.shuffle(items)  # type: ignore[union-attr]
+        return items
+
+    def sample(self, items: list[int], k: int, epoch: int) -> list[int]:
+        """``k`` of ``items`` at random: the first ``k`` of a shuffle, as the engine takes them."""
+        if self.source is not None:
+            return self.source.shuffle(sorted(items), epoch)[:k]
+        return self.rng.sample(items, k)  # type: ignore[union-attr]
+
+    def last(self, items: list[int], epoch: int) -> int:
+        """One of ``items`` at random: the last of a shuffle, as the engine takes it."""
+        if self.source is not None:
+            return self.source.shuffle(sorted(items), epoch)[-1]
+        return items[int(self.rng.random() * len(items))]  # type: ignore[union-attr]
+
+
+class Rollout:
+    """A fast copy of one round of a game, for search: see :mod:`core.rollout`.
+
+    Subclasses (one per variant) fill in :meth:`moves`, :meth:`step`, :meth:`points`,
+    :meth:`to_state` and the loading from a :class:`~core.Game`.
+    """
+
+    variant: ClassVar[str] = ""
+    KINDS: ClassVar[tuple[str, ...]] = ()
+    """Move kinds, by code (the engine's ``Action.kind`` strings)."""
+    STRS: ClassVar[tuple[str, ...]] = ()
+    """The strings a move's ``color`` field may hold (colours, and a variant's own names)."""
+    LISTS: ClassVar[tuple[str, ...]] = ()
+    """Flat list attributes that :meth:`copy` copies (``hands`` is always copied)."""
+
+    n: int
+    """Players at the table."""
+    hands: list[list[int]]
+    """Each player's card ids, in the engine's order."""
+    current: int
+    """Whose turn it is."""
+    over: bool
+    """The round is over."""
+    winner: int | None
+    """The round's winner once :attr:`over` (``None`` for a shared round)."""
+    version: int
+    """Counts moves, as the engine's ``version`` counts actions."""
+    epoch: int
+    """Counts requests for chance, as the engine's ``epoch`` does."""
+
+    _ms: list[int] | None
+
+    # -- the interface ---------------------------------------------------------------------
+    def moves(self) -> list[int]:
+        """Every legal move now, in the engine's act order (the list is shared: do not change it)."""
+        raise NotImplementedError
+
+    def step(self, index: int) -> None:
+        """Apply ``moves()[index]``."""
+        raise NotImplementedError
+
+    def points(self) -> list[int]:
+        """This round's points per player as the engine scores them (zeros until :attr:`over`)."""
+        raise NotImplementedError
+
+    def to_state(self) -> dict[str, Any]:
+        """The state in the shape of the engine's :meth:`~core.Game.to_dict` (the keys it holds)."""
+        raise NotImplementedError
+
+    def actor(self, index: int) -> int:
+        """The player who makes ``moves()[index]``."""
+        return self.moves()[index] & 15
+
+    def action(self, index: int) -> Action:
+        """The engine :class:`~core.Action` of ``moves()[index]``."""
+        return self.decode(self.moves()[index])
+
+    def decode(self, move: int) -> Action:
+        """The engine :class:`~core.Action` of a move int."""
+        card = (move >> CARD_SHIFT) & 255
+        arg = (move >> 8) & 63
+        target = (move >> 4) & 15
+        return Action(self.KINDS[move >> KIND_SHIFT], None if card == NO_CARD else card,
+                      self.STRS[arg - 1] if arg else None, None if target == NO_TARGET else target)
+
+    def copy(self, seed: int | str | bytes | None = None) -> "Rollout":
+        """An independent copy of the state. It shares this rollout's random stream (so copies
+        sample different futures) unless ``seed`` gives it one of its own."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["hands"] = [h[:] for h in self.hands]
+        for name in self.LISTS:
+            d[name] = d[name][:]
+        self._copy_more(d)
+        if seed is not None:
+            d["chance"] = Chance(seed)
+        return new
+
+    def _copy_more(self, d: dict[str, Any]) -> None:
+        """Copy what :attr:`LISTS` does not cover (nested state)."""
+
+    # -- shared helpers ----------------------------------------------------------------------
+    def _init(self, game: Any, seed: int | str | bytes | None, source: DeckSource | None) -> None:
+        self.n = game.num_players
+        self.chance = Chance(seed, source)
+        self.epoch = game.epoch
+        self.version = game.version
+        self.scores0 = list(game.scores)
+        self._ms = None
+
+    def _loaded(self) -> None:
+        """After loading: the match scores before this round (a finished round's points are in
+        the game's scores already)."""
+        self.scores0 = [s - q for s, q in zip(self.scores0, self.points())]
+
+    def _act_order(self, actors: Sequence[int]) -> list[int]:
+        """``actors`` (seat order) in the order the engine's simulator asks them: by distance from
+        the current player, then rotated by one so out-of-turn players speak first."""
+        n, cur = self.n, self.current
+        order = sorted(actors, key=lambda p: (p - cur) % n)
+        return order[1:] + order[:1] if len(order) > 1 else order
+
+    def _shuffled(self, cards: list[int]) -> list[int]:
+        out = self.chance.shuffled(cards, self.epoch)
+        self.epoch += 1
+        return out
+
+    def _sample(self, cards: list[int], k: int) -> list[int]:
+        out = self.chance.sample(cards, k, self.epoch)
+        self.epoch += 1
+        return out
+
+    def _pick_last(self, items: list[int]) -> int:
+        out = self.chance.last(items, self.epoch)
+        self.epoch += 1
+        return out
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} players={self.n} current={self.current} over={self.over}>"
+
+
+def card_tables(game: Any) -> dict[str, Any]:
+    """Per-card facts every variant's tables start from: colour code (0-3 the suits in
+    :data:`~core.COLORS` order, then the variant's other colours, black last) and rank code."""
+    cards = game.cards
+    colors = list(dict.fromkeys(["red", "yellow", "green", "blue"]
+                                + [c.color for c in cards if c.color is not None]))
+    ranks = list(dict.fromkeys(c.rank for c in cards))
+    black = len(colors)
+    return {
+        "colors": colors,
+        "black": black,
+        "ranks": ranks,
+        "col": bytes(black if c.color is None else colors.index(c.color) for c in cards),
+        "rk": bytes(ranks.index(c.rank) for c in cards),
+    }

@@ -1,0 +1,169 @@
+"""The rollout path (``core.rollout``) against the full engine, move by move.
+
+Random games are played on both at once: the rollout follows the game's deck source
+(``from_game(game, source=game.source)``), so the two meet the same shuffles all the way
+through every reshuffle, token draw and random pick, and the whole round can be compared,
+not only its start. Before every move the rollout's moves must be the engine's legal
+actions of every player who may act, in the engine's act order (index for index, actor
+and ``Action``); the same random index is applied to both; after every move the
+rollout's ``to_state()`` must equal the engine's ``to_dict()`` on every key the round
+uses. At the end the round's points must agree. Copies are checked for independence
+along the way.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import core
+import core.rollout as rollout
+
+ROUND_KEYS = {"hands", "draw_pile", "discard", "set_aside", "current", "direction", "color", "phase",
+              "pending", "drawn", "declared", "exposed", "out", "winner", "last_points", "epoch",
+              "version", "scores"}
+"""The keys of ``Game.to_dict()`` a round changes; the rest (names, options, seed, round,
+dealer, the deal's events) are the match's and stay as they were."""
+
+
+def engine_moves(g: core.Game) -> list[tuple[int, core.Action]]:
+    """Every (player, action) now, in the order ``core.bots.simulate.play_round`` asks."""
+    n, cur = g.num_players, g.current
+    order = sorted(g.to_act(), key=lambda p: (p - cur) % n)
+    if len(order) > 1:
+        order = order[1:] + order[:1]
+    return [(p, a) for p in order for a in g.legal_actions(p)]
+
+
+def compare(g: core.Game, r: rollout.Rollout, where: Any) -> None:
+    s = r.to_state()
+    d = g.to_dict()
+    assert ROUND_KEYS <= set(s), f"to_state misses {ROUND_KEYS - set(s)}"
+    extra = s.pop("extra", {})
+    assert set(extra) == set(d["extra"]), f"to_state's extra keys {set(extra) ^ set(d['extra'])}"
+    for k, v in s.items():
+        assert v == d[k], f"{where}: {k} is {v!r} in the rollout, {d[k]!r} in the engine"
+    for k, v in extra.items():
+        assert v == d["extra"][k], f"{where}: extra {k} is {v!r} in the rollout, {d['extra'][k]!r} in the engine"
+
+
+def play_both(variant: str, n: int, seed: int, options: dict[str, Any], bias: float) -> dict[str, int]:
+    """One random round on the engine and a rollout of it; return counts of what happened."""
+    rng = random.Random(seed)
+    g = core.new_game(variant, n, seed=seed, options=options)
+    r = rollout.from_game(g, source=g.source)
+    compare(g, r, "deal")
+    kinds: dict[str, int] = {}
+    moves = 0
+    while not g.over:
+        assert moves < 20000, "a round did not end"
+        ms = r.moves()
+        legal = engine_moves(g)
+        assert len(ms) == len(legal), f"move {moves}: {[r.action(i) for i in range(len(ms))]} vs {legal}"
+        for i, (p, a) in enumerate(legal):
+            assert (r.actor(i), r.action(i)) == (p, a), f"move {moves}, index {i}"
+        plays = [i for i, (_, a) in enumerate(legal) if a.kind == "play"]
+        i = rng.choice(plays) if plays and rng.random() < bias else rng.randrange(len(legal))
+        p, a = legal[i]
+        if moves % 37 == 5:
+            # A copy is independent: playing it on leaves the original as it was.
+            before = r.to_state()
+            c = r.copy(seed=moves)
+            for _ in range(5):
+                if c.over:
+                    break
+                c.step(rng.randrange(len(c.moves())))
+            assert r.to_state() == before
+        g.apply(p, a)
+        r.step(i)
+        moves += 1
+        if moves % 11 == 3:
+            # A rollout taken mid-round is the same as one that played there: go on with it.
+            compare(g, r, f"move {moves} ({p}: {a})")
+            r = rollout.from_game(g, source=g.source)
+        kinds[a.kind] = kinds.get(a.kind, 0) + 1
+        compare(g, r, f"move {moves} ({p}: {a})")
+    assert r.over and r.moves() == [] and r.winner == g.winner
+    assert [s + q for s, q in zip(g.to_dict()["scores"], [0] * n)] == g.scores
+    start = core.new_game(variant, n, seed=seed, options=options).scores
+    assert r.points() == [after - b for after, b in zip(g.scores, start)]
+    kinds["moves"] = moves
+    return kinds
+
+
+# -- what each variant plays with -----------------------------------------------------------
+
+
+def classic_options(rng: random.Random) -> dict[str, Any]:
+    return {"stacking": rng.choice(["none", "same", "progressive"]), "seven_o": rng.random() < 0.5,
+            "jump_in": rng.random() < 0.5, "force_play": rng.random() < 0.5, "no_bluff": rng.random() < 0.3,
+            "draw_until_playable": rng.random() < 0.3, "uno_penalty": rng.choice([0, 2, 4])}
+
+
+OPTIONS = {
+    "classic": classic_options,
+    "nomercy": lambda rng: {"uno_penalty": rng.choice([0, 2, 4])},
+}
+BIAS = {"classic": (0.8, 0.95, 1.0), "nomercy": (0.0, 0.5, 0.9)}
+"""How often a play is preferred (random classic rounds with draws are very long)."""
+
+
+def many(variant: str, games: int, base: int) -> dict[str, int]:
+    cls = core.variant_class(variant)
+    total: dict[str, int] = {}
+    for s in range(base, base + games):
+        rng = random.Random(s)
+        n = rng.randint(cls.min_players, cls.max_players)
+        kinds = play_both(variant, n, s, OPTIONS[variant](rng), rng.choice(BIAS[variant]))
+        for k, v in kinds.items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+DEFAULT_GAMES = {"classic": 250, "nomercy": 300}
+EXPECTED_KINDS = {
+    "classic": {"play", "draw", "pass", "uno", "catch", "challenge"},
+    "nomercy": {"play", "draw", "uno", "catch", "choose"},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(DEFAULT_GAMES))
+def test_rollout_matches_the_engine(variant: str) -> None:
+    kinds = many(variant, DEFAULT_GAMES[variant], 0)
+    assert EXPECTED_KINDS[variant] <= set(kinds), f"never played: {EXPECTED_KINDS[variant] - set(kinds)}"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("variant", sorted(DEFAULT_GAMES))
+def test_soak_rollout_matches_the_engine(variant: str) -> None:
+    many(variant, 10 * DEFAULT_GAMES[variant], 100_000)
+
+
+def test_interface() -> None:
+    assert all(rollout.supports(v) for v in DEFAULT_GAMES)
+    assert not rollout.supports("nonesuch")
+    g = core.new_game("classic", 3, seed=1)
+    r = rollout.from_game(g, seed=5)
+    assert r.moves() and not r.over and r.winner is None and r.points() == [0, 0, 0]
+    # Its own generator: the same seed gives the same rollout; a copy is independent.
+    a, b = rollout.from_game(g, seed=9), rollout.from_game(g, seed=9)
+    rng = random.Random(3)
+    while not a.over:
+        ms = a.moves()
+        plays = [i for i in range(len(ms)) if a.action(i).kind == "play"]
+        i = rng.choice(plays or range(len(ms)))
+        a.step(i)
+        b.step(i)
+    assert a.to_state() == b.to_state() and a.over and b.over
+    assert sum(a.points()) > 0 and a.points()[a.winner] == sum(a.points())
+    assert g.to_dict()["version"] == 0, "the game is not touched"
+
+
+def test_unknown_variant_is_refused() -> None:
+    class Fake:
+        variant = "nonesuch"
+
+    with pytest.raises(ValueError, match="nonesuch"):
+        rollout.from_game(Fake())
