@@ -105,8 +105,9 @@ def classic_options(rng: random.Random) -> dict[str, Any]:
 OPTIONS = {
     "classic": classic_options,
     "nomercy": lambda rng: {"uno_penalty": rng.choice([0, 2, 4])},
+    "wildrawz": lambda rng: {},
 }
-BIAS = {"classic": (0.8, 0.95, 1.0), "nomercy": (0.0, 0.5, 0.9)}
+BIAS = {"classic": (0.8, 0.95, 1.0), "nomercy": (0.0, 0.5, 0.9), "wildrawz": (0.0, 0.5)}
 """How often a play is preferred (random classic rounds with draws are very long)."""
 
 
@@ -122,10 +123,11 @@ def many(variant: str, games: int, base: int) -> dict[str, int]:
     return total
 
 
-DEFAULT_GAMES = {"classic": 250, "nomercy": 300}
+DEFAULT_GAMES = {"classic": 250, "nomercy": 300, "wildrawz": 300}
 EXPECTED_KINDS = {
     "classic": {"play", "draw", "pass", "uno", "catch", "challenge"},
     "nomercy": {"play", "draw", "uno", "catch", "choose"},
+    "wildrawz": {"take", "play", "leave"},
 }
 
 

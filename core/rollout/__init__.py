@@ -38,8 +38,9 @@ from ..source import DeckSource
 from .base import Rollout
 from .classic import ClassicRollout
 from .nomercy import NoMercyRollout
+from .wildrawz import WildRawzRollout
 
-_CLASSES: dict[str, type[Any]] = {cls.variant: cls for cls in (ClassicRollout, NoMercyRollout)}
+_CLASSES: dict[str, type[Any]] = {cls.variant: cls for cls in (ClassicRollout, NoMercyRollout, WildRawzRollout)}
 
 
 def supports(variant: str) -> bool:
