@@ -37,10 +37,13 @@ from typing import Any
 from ..source import DeckSource
 from .base import Rollout
 from .classic import ClassicRollout
+from .diez import DiezRollout
+from .extended import ExtendedRollout
 from .nomercy import NoMercyRollout
 from .wildrawz import WildRawzRollout
 
-_CLASSES: dict[str, type[Any]] = {cls.variant: cls for cls in (ClassicRollout, NoMercyRollout, WildRawzRollout)}
+_CLASSES: dict[str, type[Any]] = {cls.variant: cls for cls in (ClassicRollout, NoMercyRollout, WildRawzRollout,
+                                                                  DiezRollout, ExtendedRollout)}
 
 
 def supports(variant: str) -> bool:

@@ -63,7 +63,12 @@ class Chance:
         if self.source is not None:
             items.sort()
             return self.source.shuffle(items, epoch)
-        self.rng.shuffle(items)  # type: ignore[union-attr]
+        # Fisher-Yates on random(): twice as quick as Random.shuffle, and a float's 53 bits leave
+        # no bias worth the name for piles this small.
+        rr = self.rng.random  # type: ignore[union-attr]
+        for i in range(len(items) - 1, 0, -1):
+            j = int(rr() * (i + 1))
+            items[i], items[j] = items[j], items[i]
         return items
 
     def sample(self, items: list[int], k: int, epoch: int) -> list[int]:
@@ -199,6 +204,19 @@ class Rollout:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} current={self.current} over={self.over}>"
+
+
+def clone(data: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, tuples of ints, strings, bools and None): much
+    quicker than :func:`copy.deepcopy`, which a rollout's copies cannot afford."""
+    t = type(data)
+    if t is dict:
+        return {k: clone(v) for k, v in data.items()}
+    if t is list:
+        return [clone(v) for v in data]
+    if t is tuple:
+        return tuple(clone(v) for v in data)
+    return data
 
 
 def card_tables(game: Any) -> dict[str, Any]:

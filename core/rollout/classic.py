@@ -80,10 +80,12 @@ class ClassicRollout(Rollout):
     KINDS = ("play", "draw", "pass", "uno", "catch", "challenge", "choose")
     STRS = COLORS
     LISTS = ("draw", "discard", "declared", "out", "set_aside")
+    m: bytes
+    """The match table's row for the top card and the colour in play (kept as they change)."""
     TABLES: ClassVar[type[Tables]] = Tables
     _tables: ClassVar[dict[Any, Tables]] = {}
-    mercy: ClassVar[bool] = False
-    """Whether :meth:`_after_draw` has work to do (No Mercy)."""
+    mercy: ClassVar[int] = 0
+    """The hand size from which :meth:`_after_draw` has work to do (No Mercy's limit; 0: never)."""
 
     # -- loading -------------------------------------------------------------------------------
     @classmethod
@@ -108,6 +110,7 @@ class ClassicRollout(Rollout):
         r.direction = game.direction
         r.color = NONE if game.color is None else COLORS.index(game.color)
         r.phase = PHASES.index(game.phase)
+        r.m = T.match[r.color * T.nr + T.rk[r.discard[-1]]] if r.discard else T.match[0]
         r.over = r.phase == OVER
         r.pending = None if game.pending is None else r._load_pending(game.pending)
         r.drawn = -1 if game.drawn is None else game.drawn
@@ -177,7 +180,7 @@ class ClassicRollout(Rollout):
             T = self.T
             p = self.current
             hand = self.hands[p]
-            m = T.match[self.color * T.nr + T.rk[self.discard[-1]]]
+            m = self.m
             play = T.play[p]
             sev = T.sevens
             ms = []
@@ -237,7 +240,7 @@ class ClassicRollout(Rollout):
         ph = self.phase
         hand = self.hands[p]
         if ph == PLAY:
-            m = T.match[self.color * T.nr + T.rk[self.discard[-1]]]
+            m = self.m
             if T.swaps or T.honest_only:
                 acts = self._plays(p, [c for c in hand if m[c]])
             else:
@@ -251,8 +254,9 @@ class ClassicRollout(Rollout):
             acts.append(T.draw[p] if self.draw or len(self.discard) > 1 or self.set_aside else T.pass_[p])
             return acts
         if ph == DRAWN:
-            m = T.match[self.color * T.nr + T.rk[self.discard[-1]]]
-            acts = self._plays(p, [c for c in hand if c == self.drawn and m[c]])
+            m = self.m
+            c = self.drawn
+            acts = self._plays(p, [c]) if c in hand and m[c] else []
             if len(hand) == 2 and not self.declared[p]:
                 acts.append(T.uno[p])
             if not (T.forced_play and acts):
@@ -435,23 +439,34 @@ class ClassicRollout(Rollout):
             self.declared[p] = False
             if self.exposed == p:
                 self.exposed = -1
-        if self.mercy:
+        if self.mercy and len(self.hands[p]) >= self.mercy:
             self._after_draw(p)
 
     def _after_draw(self, p: int) -> None:
-        """After every draw when :attr:`mercy` is set (No Mercy's Mercy rule)."""
+        """After a draw leaves ``p`` with at least :attr:`mercy` cards (No Mercy's Mercy rule)."""
 
     def _turn_draw(self, p: int) -> None:
         T = self.T
         if T.draws_until_playable or self.mercy:
             got = []
-            while True:
-                c = self._draw_one()
-                if c < 0:
-                    break
-                got.append(c)
-                if not T.draws_until_playable or self._may_play_drawn(p, c):
-                    break
+            if T.draws_until_playable and not T.honest_only:
+                # Until a card matches (a bluff is no bar): the pile read directly.
+                m = self.m
+                while True:
+                    c = self.draw.pop() if self.draw else self._draw_one()
+                    if c < 0:
+                        break
+                    got.append(c)
+                    if m[c]:
+                        break
+            else:
+                while True:
+                    c = self._draw_one()
+                    if c < 0:
+                        break
+                    got.append(c)
+                    if not T.draws_until_playable or self._may_play_drawn(p, c):
+                        break
             self._give(p, got)
             if self.over or self.out[p]:
                 self._end_turn(p)
@@ -464,7 +479,7 @@ class ClassicRollout(Rollout):
                 self.declared[p] = False
                 if self.exposed == p:
                     self.exposed = -1
-        if c >= 0 and T.match[self.color * T.nr + T.rk[self.discard[-1]]][c] and (
+        if c >= 0 and self.m[c] and (
                 self.plain and not T.sevens[c] or self._plays(p, [c])):
             self.phase = DRAWN
             self.drawn = c
@@ -473,7 +488,7 @@ class ClassicRollout(Rollout):
 
     def _may_play_drawn(self, p: int, c: int) -> bool:
         T = self.T
-        if not T.match[self.color * T.nr + T.rk[self.discard[-1]]][c]:
+        if not self.m[c]:
             return False
         return T.challenges or not T.challengeable[c] or not self._is_bluff(p, c)
 
@@ -487,7 +502,8 @@ class ClassicRollout(Rollout):
         self.discard.append(c)
         if len(hand) == 1 and not self.declared[p]:
             self.exposed = p
-        self.color = ((m >> 8) & 63) - 1 if T.names_color[c] else T.col[c]
+        self.color = color = ((m >> 8) & 63) - 1 if T.names_color[c] else T.col[c]
+        self.m = T.match[color * T.nr + T.rk[c]]
         self.drawn = -1
         fx = T.fx[c]
         if fx == FX_NONE:

@@ -25,7 +25,7 @@ class NoMercyRollout(ClassicRollout):
     variant = "nomercy"
     TABLES = NoMercyTables
     _tables: dict = {}
-    mercy = True
+    mercy = MERCY_LIMIT
 
     def _after_draw(self, p: int) -> None:
         self._mercy(p)
@@ -87,6 +87,7 @@ class NoMercyRollout(ClassicRollout):
         # choose: the Color Roulette's victim names a colour and turns cards until it shows
         color = ((m >> 8) & 63) - 1
         self.color = color
+        self.m = self.T.match[color * self.T.nr + self.T.rk[self.discard[-1]]]
         self.pending = None
         col = self.T.col
         turned = []
