@@ -255,6 +255,25 @@ def test_interface() -> None:
     assert g.to_dict()["version"] == 0, "the game is not touched"
 
 
+@pytest.mark.parametrize("variant", sorted(DEFAULT_GAMES))
+def test_a_rollout_never_touches_its_game(variant: str) -> None:
+    cls = core.variant_class(variant)
+    g = core.new_game(variant, cls.min_players + 1, seed=5)
+    rng = random.Random(5)
+    for _ in range(30):  # somewhere mid-round
+        legal = engine_moves(g)
+        if g.over or not legal:
+            break
+        g.apply(*rng.choice(legal))
+    before = g.to_dict()
+    for seed in range(3):
+        r = rollout.from_game(g, seed=seed)
+        while not r.over:
+            r.step(rng.randrange(len(r.moves())))
+        assert len(r.points()) == g.num_players
+    assert g.to_dict() == before
+
+
 def test_unknown_variant_is_refused() -> None:
     class Fake:
         variant = "nonesuch"

@@ -43,9 +43,15 @@ class Tables:
         self.sevens = self.seven if game.swaps else bytes(len(cards))
         """The 7s that swap hands (none without the 7-0 rule)."""
         self.fx = bytes(FX_DRAW if game.draw_value(c) else self.effect(c.rank) for c in cards)
+        self.before = bytes(c.rank in self.BEFORE for c in cards)
+        """Cards that act on their player's hand or the direction before their effect."""
         # match[color * nr + rank of top][card]: the card may go on that top in that colour.
+        # match[color * nr + rank of top][card]: 0 the card does not match; 1 it does; 2 it does and
+        # is a 7 that swaps hands (its moves depend on the players left in).
+        swap7 = [2 if c.rank == "7" and game.swaps else 1 for c in cards]
         self.match = tuple(
-            bytes(cards[i].color is None or self.col[i] == col or self.rk[i] == r for i in range(len(cards)))
+            bytes(swap7[i] if cards[i].color is None or self.col[i] == col or self.rk[i] == r else 0
+                  for i in range(len(cards)))
             for col in range(NONE + 1) for r in range(self.nr))
         self.play = tuple(tuple(
             tuple(encode(K_PLAY, p, c.id, k + 1) for k in range(4)) if self.names_color[c.id]
@@ -67,6 +73,9 @@ class Tables:
         self.uno_penalty = int(game.options.get("uno_penalty", 2))
         self.plain = not (self.jump_ins or self.honest_only)
         """No rule that needs more than matching (and 7s) in phase "play"."""
+
+    BEFORE: frozenset[str] = frozenset()
+    """Ranks with work for :meth:`ClassicRollout._before_effect` (none in classic)."""
 
     @staticmethod
     def effect(rank: str) -> int:
@@ -182,11 +191,11 @@ class ClassicRollout(Rollout):
             hand = self.hands[p]
             m = self.m
             play = T.play[p]
-            sev = T.sevens
             ms = []
             for c in hand:
-                if m[c]:
-                    if sev[c] and len(hand) > 1:
+                x = m[c]
+                if x:
+                    if x == 2 and len(hand) > 1:
                         ms += self._plays(p, [c])
                     else:
                         ms += play[c]
@@ -269,7 +278,14 @@ class ClassicRollout(Rollout):
                 acts = self._plays(p, [c for c in hand if dv[c] and rk[c] == r])
             else:
                 last = pend[2]  # at least 2, so only draw cards pass
-                acts = self._plays(p, [c for c in hand if dv[c] >= last])
+                if T.honest_only:
+                    acts = self._plays(p, [c for c in hand if dv[c] >= last])
+                else:
+                    play = T.play[p]
+                    acts = []
+                    for c in hand:
+                        if dv[c] >= last:
+                            acts += play[c]  # a draw card is never a 7
             if acts and len(hand) == 2 and not self.declared[p]:
                 acts.append(T.uno[p])
             if self.pending[6]:
@@ -515,7 +531,7 @@ class ClassicRollout(Rollout):
                 self.pending = None
                 self.current = (p + self.direction) % self.n if not self.knocked else self._next(p)
                 return
-        elif fx >= FX_DRAW:
+        elif T.before[c]:
             self._before_effect(p, c)
             hand = self.hands[p]
         if not hand:
@@ -540,7 +556,7 @@ class ClassicRollout(Rollout):
 
     def _before_effect(self, p: int, c: int) -> None:
         """What a card does before its effect (No Mercy's Discard All and Wild Reverse Draw Four);
-        called only for cards whose effect code is at least ``FX_DRAW``."""
+        called only for the ranks in ``Tables.BEFORE``."""
 
     def _effect_more(self, p: int, c: int, fx: int) -> None:
         raise AssertionError(f"no effect {fx}")

@@ -492,7 +492,7 @@ class ExtendedRollout(Rollout):
             elif not plays and t["drew"] is not None:
                 rec = {"kind": "draw", "player": p, "card": t["drew"]}
         self.last_turn = rec
-        self._begin_turn(self._next(p))
+        self._begin_turn((p + self.direction) % self.n if not self.knocked else self._next(p))
 
     def _do_judge(self, p: int, a: tuple) -> None:
         kind_a, card, color, target = a
@@ -608,6 +608,15 @@ class ExtendedRollout(Rollout):
         t = self.turn
         if kind == K_DRAW:
             self.stuck = 0
+            hand = self.hands[p]
+            if self.draw and not self.effects[p] and len(hand) < self.T.hand_cap:
+                c = self.draw.pop()  # _draw(p, 1) when nothing is in the way
+                hand.append(c)
+                self.declared[p] = False
+                if self.exposed == p:
+                    self.exposed = None
+                t["drew"] = c
+                return
             got = self._draw(p, 1)
             t["drew"] = got[0] if got else -1
             return

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..variants.nomercy import KNOCKOUT_BONUS, MERCY_LIMIT
-from .classic import CHOOSE, FX_DRAW, FX_ROULETTE, FX_SKIP_ALL, NONE, PLAY, ClassicRollout, Tables
+from .classic import CHOOSE, FX_ROULETTE, FX_SKIP_ALL, PLAY, ClassicRollout, Tables
 
 FX_DISCARD_ALL = FX_ROULETTE + 1
 
 
 class NoMercyTables(Tables):
+    BEFORE = frozenset({"DA", "WR+4"})
+
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.wr4 = bytes(c.rank == "WR+4" for c in game.cards)
@@ -117,5 +119,3 @@ class NoMercyRollout(ClassicRollout):
         for q in range(self.n):
             self._mercy(q)
 
-
-assert FX_DRAW < FX_DISCARD_ALL and NONE == 4
