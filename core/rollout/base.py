@@ -41,6 +41,10 @@ def with_target(move: int, target: int) -> int:
     return (move & ~TARGET_BITS) | (target << 4)
 
 
+_TABLES: dict[Any, Any] = {}
+"""Every variant's tables by (rollout class, players, options): pure data, shared by all rollouts."""
+
+
 class Chance:
     """Where a rollout's randomness comes from.
 
@@ -123,7 +127,13 @@ class Rollout:
 
     def step(self, index: int) -> None:
         """Apply ``moves()[index]``."""
-        raise NotImplementedError
+        ms = self._ms
+        if ms is None:
+            ms = self.moves()
+        m = ms[index]
+        self._ms = None
+        self.version += 1
+        self._apply(m)
 
     def points(self) -> list[int]:
         """This round's points per player as the engine scores them (zeros until :attr:`over`)."""
@@ -167,6 +177,18 @@ class Rollout:
         """Copy what :attr:`LISTS` does not cover (nested state)."""
 
     # -- shared helpers ----------------------------------------------------------------------
+    TABLES: ClassVar[type["CardTables"]]
+    """The variant's tables (built once per table size and options, see :meth:`tables`)."""
+
+    @classmethod
+    def tables(cls, game: Any) -> Any:
+        """The tables for ``game``'s variant, table size and options, built on first use."""
+        key = (cls, game.num_players, tuple(sorted(game.options.items())))
+        t = _TABLES.get(key)
+        if t is None:
+            t = _TABLES[key] = cls.TABLES(game)
+        return t
+
     def _init(self, game: Any, seed: int | str | bytes | None, source: DeckSource | None) -> None:
         self.n = game.num_players
         self.chance = Chance(seed, source)
@@ -202,6 +224,112 @@ class Rollout:
         self.epoch += 1
         return out
 
+    def _apply(self, m: int) -> None:
+        """Carry out the move ``m`` (a variant's rules)."""
+        raise NotImplementedError
+
+    # UNO calls and catches, which every shedding variant's engine handles alike
+    K_UNO: ClassVar[int] = -1
+    K_CATCH: ClassVar[int] = -1
+    exposed: int | None
+    """The player with one card and no UNO call, who may still be caught."""
+
+    def _call_or_catch(self, p: int, kind: int, m: int) -> bool:
+        """Carry out an UNO call or a catch and say so; any other move (by anyone but the exposed
+        player) ends the chance to catch, as the engine's ``apply`` does before the variant acts."""
+        if kind == self.K_UNO:
+            self.declared[p] = True
+            if self.exposed == p:
+                self.exposed = None
+            return True
+        if kind == self.K_CATCH:
+            self.exposed = None
+            self._catch_draw((m >> 4) & 15, self.T.uno_penalty)
+            return True
+        if p != self.exposed:
+            self.exposed = None
+        return False
+
+    def _catch_draw(self, q: int, n: int) -> None:
+        """``q`` was caught without calling UNO and draws ``n``."""
+        self._draw(q, n)  # type: ignore[attr-defined]
+
+    def _exposure(self, p: int, acts: list[int]) -> list[int]:
+        """``acts`` with the UNO call or the catch an exposed player offers ``p`` (the engine's
+        ``_legal``)."""
+        x = self.exposed
+        if x is not None:
+            if p == x:
+                uno = self.T.uno[p]
+                if uno not in acts:
+                    acts.append(uno)
+            elif not self.out[p]:
+                acts.append(self.T.catch[p][x])
+        return acts
+
+    knocked: int
+    """How many players are out of the round (0 makes :meth:`_next` simple arithmetic)."""
+    mercy: ClassVar[int] = 0
+    """A hand size from which :meth:`_after_draw` has work to do (No Mercy's limit; 0: never)."""
+
+    def _next(self, p: int, steps: int = 1) -> int:
+        """The player ``steps`` seats on in the direction of play, passing players who are out."""
+        if not self.knocked:
+            return (p + self.direction * steps) % self.n
+        out, n, d = self.out, self.n, self.direction
+        for _ in range(steps):
+            p = (p + d) % n
+            while out[p]:
+                p = (p + d) % n
+        return p
+
+    def _give(self, p: int, got: list[int]) -> None:
+        """``p`` takes the cards ``got`` from the pile (the engine's ``Game._give``)."""
+        if got:
+            self.hands[p] += got
+            self.declared[p] = False
+            if self.exposed == p:
+                self.exposed = None
+        if self.mercy and len(self.hands[p]) >= self.mercy:
+            self._after_draw(p)
+
+    def _after_draw(self, p: int) -> None:
+        """After a draw leaves ``p`` with at least :attr:`mercy` cards (No Mercy's Mercy rule)."""
+
+    def _state(self, **own: Any) -> dict[str, Any]:
+        """:meth:`to_state`: the keys every variant keeps alike, and the variant's ``own``."""
+        out = {
+            "hands": [list(h) for h in self.hands],
+            "draw_pile": list(self.draw),
+            "set_aside": list(self.set_aside),
+            "current": self.current,
+            "direction": self.direction,
+            "declared": list(self.declared),
+            "exposed": self.exposed,
+            "out": list(self.out),
+            "winner": self.winner,
+            "last_points": self.last_points,
+            "epoch": self.epoch,
+            "version": self.version,
+            "scores": [s + q for s, q in zip(self.scores0, self.points())],
+        }
+        out.update(own)
+        return out
+
+    def _load(self, game: Any) -> None:
+        """Copy the state every variant keeps alike from ``game``."""
+        self.hands = [[c.id for c in h] for h in game.hands]
+        self.draw = [c.id for c in game.draw_pile]
+        self.set_aside = [c.id for c in game.set_aside]
+        self.current = game.current
+        self.direction = game.direction
+        self.declared = list(game.declared)
+        self.exposed = game.exposed
+        self.out = list(game.out)
+        self.knocked = sum(self.out)
+        self.winner = game.winner
+        self.last_points = game.last_points
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.n} current={self.current} over={self.over}>"
 
@@ -219,18 +347,32 @@ def clone(data: Any) -> Any:
     return data
 
 
-def card_tables(game: Any) -> dict[str, Any]:
-    """Per-card facts every variant's tables start from: colour code (0-3 the suits in
-    :data:`~core.COLORS` order, then the variant's other colours, black last) and rank code."""
-    cards = game.cards
-    colors = list(dict.fromkeys(["red", "yellow", "green", "blue"]
-                                + [c.color for c in cards if c.color is not None]))
-    ranks = list(dict.fromkeys(c.rank for c in cards))
-    black = len(colors)
-    return {
-        "colors": colors,
-        "black": black,
-        "ranks": ranks,
-        "col": bytes(black if c.color is None else colors.index(c.color) for c in cards),
-        "rk": bytes(ranks.index(c.rank) for c in cards),
-    }
+class CardTables:
+    """Per-card facts every variant's tables start from, built once per variant, table size
+    and options (see each variant's ``Tables``)."""
+
+    def __init__(self, game: Any) -> None:
+        cards = game.cards
+        self.n = game.num_players
+        self.cards = cards
+        self.colors: list[str] = list(dict.fromkeys(["red", "yellow", "green", "blue"]
+                                                    + [c.color for c in cards if c.color is not None]))
+        """Colour names by code: the suits in :data:`~core.COLORS` order, then a variant's others."""
+        self.black = len(self.colors)
+        """The colour code of a black card."""
+        self.ranks: list[str] = list(dict.fromkeys(c.rank for c in cards))
+        self.nr = len(self.ranks)
+        self.col = bytes(self.black if c.color is None else self.colors.index(c.color) for c in cards)
+        """Each card's colour code."""
+        self.rk = bytes(self.ranks.index(c.rank) for c in cards)
+        """Each card's rank code."""
+        self.uno_penalty = int(game.options.get("uno_penalty", 2))
+
+    def per_seat(self, kind: int, **fields: Any) -> tuple[int, ...]:
+        """The move ``kind`` (with ``fields``) for each seat."""
+        return tuple(encode(kind, p, **fields) for p in range(self.n))
+
+    def calls(self, k_uno: int, k_catch: int) -> None:
+        """The UNO call of each seat, and each seat's catch of each other."""
+        self.uno = self.per_seat(k_uno)
+        self.catch = tuple(tuple(encode(k_catch, p, target=x) for x in range(self.n)) for p in range(self.n))

@@ -7,10 +7,10 @@ No Mercy (``nomercy.py``) subclasses it and fills in the hooks marked for it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ..cards import COLORS
-from .base import CARD_SHIFT, NO_TARGET, Rollout, card_tables, encode, with_target
+from .base import CARD_SHIFT, KIND_SHIFT, NO_TARGET, CardTables, Rollout, encode, with_target
 
 # phases
 PLAY, DRAWN, STACK, CHALLENGE, OVER, CHOOSE = range(6)
@@ -24,17 +24,13 @@ NONE = 4
 """The colour code of "no colour" (a black card, an unnamed colour)."""
 
 
-class Tables:
+class Tables(CardTables):
     """What a table of ``n`` players of one variant and options needs, built once and shared."""
 
     def __init__(self, game: Any) -> None:
+        super().__init__(game)
         n = game.num_players
-        base = card_tables(game)
         cards = game.cards
-        self.ranks: list[str] = base["ranks"]
-        self.nr = len(self.ranks)
-        self.col: bytes = base["col"]
-        self.rk: bytes = base["rk"]
         self.pts = tuple(game.card_points(c) for c in cards)
         self.dv = tuple(game.draw_value(c) for c in cards)
         self.names_color = tuple(game.names_color(c) for c in cards)
@@ -45,7 +41,6 @@ class Tables:
         self.fx = bytes(FX_DRAW if game.draw_value(c) else self.effect(c.rank) for c in cards)
         self.before = bytes(c.rank in self.BEFORE for c in cards)
         """Cards that act on their player's hand or the direction before their effect."""
-        # match[color * nr + rank of top][card]: the card may go on that top in that colour.
         # match[color * nr + rank of top][card]: 0 the card does not match; 1 it does; 2 it does and
         # is a 7 that swaps hands (its moves depend on the players left in).
         swap7 = [2 if c.rank == "7" and game.swaps else 1 for c in cards]
@@ -56,11 +51,10 @@ class Tables:
         self.play = tuple(tuple(
             tuple(encode(K_PLAY, p, c.id, k + 1) for k in range(4)) if self.names_color[c.id]
             else (encode(K_PLAY, p, c.id),) for c in cards) for p in range(n))
-        self.draw = tuple(encode(K_DRAW, p) for p in range(n))
-        self.pass_ = tuple(encode(K_PASS, p) for p in range(n))
-        self.uno = tuple(encode(K_UNO, p) for p in range(n))
-        self.challenge = tuple(encode(K_CHALLENGE, p) for p in range(n))
-        self.catch = tuple(tuple(encode(K_CATCH, p, target=x) for x in range(n)) for p in range(n))
+        self.draw = self.per_seat(K_DRAW)
+        self.pass_ = self.per_seat(K_PASS)
+        self.challenge = self.per_seat(K_CHALLENGE)
+        self.calls(K_UNO, K_CATCH)
         self.choose = tuple([encode(K_CHOOSE, p, arg=k + 1) for k in range(4)] for p in range(n))
         # the rule switches
         self.stacking: str = game.stacking
@@ -70,7 +64,6 @@ class Tables:
         self.draws_until_playable: bool = game.draws_until_playable
         self.challenges: bool = game.challenges
         self.honest_only = bool(not game.challenges and game.CHALLENGEABLE)
-        self.uno_penalty = int(game.options.get("uno_penalty", 2))
         self.plain = not (self.jump_ins or self.honest_only)
         """No rule that needs more than matching (and 7s) in phase "play"."""
 
@@ -89,46 +82,26 @@ class ClassicRollout(Rollout):
     KINDS = ("play", "draw", "pass", "uno", "catch", "challenge", "choose")
     STRS = COLORS
     LISTS = ("draw", "discard", "declared", "out", "set_aside")
+    K_UNO, K_CATCH = K_UNO, K_CATCH
     m: bytes
     """The match table's row for the top card and the colour in play (kept as they change)."""
-    TABLES: ClassVar[type[Tables]] = Tables
-    _tables: ClassVar[dict[Any, Tables]] = {}
-    mercy: ClassVar[int] = 0
-    """The hand size from which :meth:`_after_draw` has work to do (No Mercy's limit; 0: never)."""
+    TABLES = Tables
 
     # -- loading -------------------------------------------------------------------------------
-    @classmethod
-    def tables(cls, game: Any) -> Tables:
-        key = (cls.variant, game.num_players, tuple(sorted(game.options.items())))
-        t = cls._tables.get(key)
-        if t is None:
-            t = cls._tables[key] = cls.TABLES(game)
-        return t
-
     @classmethod
     def from_game(cls, game: Any, seed: Any = 0, source: Any = None) -> "ClassicRollout":
         r = object.__new__(cls)
         r._init(game, seed, source)
         r.T = T = cls.tables(game)
         r.plain = T.plain
-        r.hands = [[c.id for c in h] for h in game.hands]
-        r.draw = [c.id for c in game.draw_pile]
+        r._load(game)
         r.discard = [c.id for c in game.discard]
-        r.set_aside = [c.id for c in game.set_aside]
-        r.current = game.current
-        r.direction = game.direction
         r.color = NONE if game.color is None else COLORS.index(game.color)
         r.phase = PHASES.index(game.phase)
         r.m = T.match[r.color * T.nr + T.rk[r.discard[-1]]] if r.discard else T.match[0]
         r.over = r.phase == OVER
         r.pending = None if game.pending is None else r._load_pending(game.pending)
         r.drawn = -1 if game.drawn is None else game.drawn
-        r.declared = list(game.declared)
-        r.exposed = -1 if game.exposed is None else game.exposed
-        r.out = list(game.out)
-        r.knocked = sum(r.out)
-        r.winner = game.winner
-        r.last_points = game.last_points
         r._loaded()
         return r
 
@@ -152,26 +125,8 @@ class ClassicRollout(Rollout):
                        "by": pend[4], "victim": pend[5], "challengeable": pend[6]}
             if pend[6]:
                 pending.update(color_before=None if pend[7] is None else COLORS[pend[7]], bluff=pend[8])
-        return {
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": list(self.draw),
-            "discard": list(self.discard),
-            "set_aside": list(self.set_aside),
-            "current": self.current,
-            "direction": self.direction,
-            "color": None if self.color == NONE else COLORS[self.color],
-            "phase": PHASES[self.phase],
-            "pending": pending,
-            "drawn": None if self.drawn < 0 else self.drawn,
-            "declared": list(self.declared),
-            "exposed": None if self.exposed < 0 else self.exposed,
-            "out": list(self.out),
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "epoch": self.epoch,
-            "version": self.version,
-            "scores": [s + q for s, q in zip(self.scores0, self.points())],
-        }
+        return self._state(discard=list(self.discard), color=None if self.color == NONE else COLORS[self.color],
+                           phase=PHASES[self.phase], pending=pending, drawn=None if self.drawn < 0 else self.drawn)
 
     def points(self) -> list[int]:
         out = [0] * self.n
@@ -184,7 +139,7 @@ class ClassicRollout(Rollout):
         ms = self._ms
         if ms is not None:
             return ms
-        if self.phase == PLAY and self.exposed < 0 and self.plain:
+        if self.phase == PLAY and self.exposed is None and self.plain:
             # The hot path: a turn in phase "play" without house rules in the way.
             T = self.T
             p = self.current
@@ -204,7 +159,7 @@ class ClassicRollout(Rollout):
             ms.append(T.draw[p] if self.draw or len(self.discard) > 1 or self.set_aside else T.pass_[p])
         elif self.over:
             ms = []
-        elif self.exposed < 0 and not self._has_out_of_turn():
+        elif self.exposed is None and not self._has_out_of_turn():
             ms = self._turn_moves(self.current)
         else:
             ms = self._all_moves()
@@ -216,7 +171,7 @@ class ClassicRollout(Rollout):
 
     def _all_moves(self) -> list[int]:
         n, x, out = self.n, self.exposed, self.out
-        if x >= 0:
+        if x is not None:
             actors = [p for p in range(n) if not out[p]]
         else:
             cur = self.current
@@ -234,15 +189,7 @@ class ClassicRollout(Rollout):
             acts = self._turn_moves(p)
         else:
             acts = self._out_of_turn(p) if self._has_out_of_turn() else []
-        x = self.exposed
-        if x >= 0:
-            if p == x:
-                uno = self.T.uno[p]
-                if uno not in acts:
-                    acts.append(uno)
-            elif not self.out[p]:
-                acts.append(self.T.catch[p][x])
-        return acts
+        return self._exposure(p, acts)
 
     def _turn_moves(self, p: int) -> list[int]:
         T = self.T
@@ -346,58 +293,34 @@ class ClassicRollout(Rollout):
         return any(col[c] == color for c in self.hands[p] if c != card)
 
     # -- carrying out moves ------------------------------------------------------------------------
-    def step(self, index: int) -> None:
-        ms = self._ms
-        if ms is None:
-            ms = self.moves()
-        m = ms[index]
-        self._ms = None
-        self.version += 1
+    def _apply(self, m: int) -> None:
         p = m & 15
-        kind = m >> 22
+        kind = m >> KIND_SHIFT
         if kind == K_PLAY:
             if p != self.exposed:
-                self.exposed = -1
+                self.exposed = None
             cur = self.current
             if p != cur and len(self.hands[cur]) != 1:
                 self.declared[cur] = False  # the interrupted call announced a play not made
             self._play(p, (m >> CARD_SHIFT) & 255, m)
         elif kind == K_DRAW:
             if p != self.exposed:
-                self.exposed = -1
+                self.exposed = None
             if self.phase == PLAY:
                 self._turn_draw(p)
             else:
                 self._take_penalty(p)
-        elif kind == K_UNO:
-            self.declared[p] = True
-            if self.exposed == p:
-                self.exposed = -1
-        elif kind == K_CATCH:
-            self.exposed = -1
-            self._draw((m >> 4) & 15, self.T.uno_penalty)
+        elif self._call_or_catch(p, kind, m):
+            pass
+        elif kind == K_PASS:
+            self._end_turn(p)
+        elif kind == K_CHALLENGE:
+            self._challenge(p)
         else:
-            if p != self.exposed:
-                self.exposed = -1
-            if kind == K_PASS:
-                self._end_turn(p)
-            elif kind == K_CHALLENGE:
-                self._challenge(p)
-            else:
-                self._do_more(p, m)
+            self._do_more(p, m)
 
     def _do_more(self, p: int, m: int) -> None:
         raise AssertionError(f"unhandled move {self.decode(m)}")
-
-    def _next(self, p: int, steps: int = 1) -> int:
-        if not self.knocked:
-            return (p + self.direction * steps) % self.n
-        out, n, d = self.out, self.n, self.direction
-        for _ in range(steps):
-            p = (p + d) % n
-            while out[p]:
-                p = (p + d) % n
-        return p
 
     def _active(self) -> int:
         return self.n - self.knocked
@@ -449,18 +372,6 @@ class ClassicRollout(Rollout):
                 got.append(c)
         self._give(p, got)
 
-    def _give(self, p: int, got: list[int]) -> None:
-        if got:
-            self.hands[p] += got
-            self.declared[p] = False
-            if self.exposed == p:
-                self.exposed = -1
-        if self.mercy and len(self.hands[p]) >= self.mercy:
-            self._after_draw(p)
-
-    def _after_draw(self, p: int) -> None:
-        """After a draw leaves ``p`` with at least :attr:`mercy` cards (No Mercy's Mercy rule)."""
-
     def _turn_draw(self, p: int) -> None:
         T = self.T
         if T.draws_until_playable or self.mercy:
@@ -494,7 +405,7 @@ class ClassicRollout(Rollout):
                 self.hands[p].append(c)
                 self.declared[p] = False
                 if self.exposed == p:
-                    self.exposed = -1
+                    self.exposed = None
         if c >= 0 and self.m[c] and (
                 self.plain and not T.sevens[c] or self._plays(p, [c])):
             self.phase = DRAWN
@@ -579,7 +490,7 @@ class ClassicRollout(Rollout):
         self._end_turn(p)
 
     def _hands_moved(self) -> None:
-        self.exposed = -1
+        self.exposed = None
         self.declared = [len(h) == 1 for h in self.hands]
 
     def _penalty_victim(self, p: int, c: int) -> int:
@@ -634,7 +545,7 @@ class ClassicRollout(Rollout):
         self.phase = OVER
         self.over = True
         self.winner = winner
-        self.exposed = -1
+        self.exposed = None
         self.pending = None
         pts = self.T.pts
         self.last_points = sum(pts[c] for q, h in enumerate(self.hands) if q != winner for c in h) \

@@ -9,7 +9,7 @@ bulk of a game, skip the interpreter: their only step ends the turn.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable
 
 from ..cards import COLORS
 from ..variants.diez.cards import (
@@ -17,7 +17,7 @@ from ..variants.diez.cards import (
     TOKEN_KINDS, TOKEN_LIMIT, UNDERLINED, has_effect,
 )
 from ..variants.diez.game import AIMED_PROCS, JUMP_PHASES, RESTING, _FX_NAMES, _POWER
-from .base import CARD_SHIFT, NO_CARD, NO_TARGET, Rollout, card_tables, encode, with_target
+from .base import CARD_SHIFT, KIND_SHIFT, NO_CARD, NO_TARGET, CardTables, Rollout, encode, with_target
 
 HEX, MAGNET, SILENCE, BLOCK, REVEAL, LINK, SNARE, MIRROR, ACE, DOUBLE, SUB, WHITE_TOKEN = range(12)
 assert TOKEN_KINDS[WHITE_TOKEN] == "white" and TOKEN_KINDS[HEX] == "hex"
@@ -48,26 +48,22 @@ def _copy_step(s: dict[str, Any]) -> dict[str, Any]:
     return {k: (v[:] if type(v) is list else v) for k, v in s.items()}
 
 
-class Tables:
+class Tables(CardTables):
     """Diez's card facts and move tables for ``n`` players, built once and shared."""
 
     def __init__(self, game: Any) -> None:
+        super().__init__(game)
         n = game.num_players
-        base = card_tables(game)
         cards = game.cards
-        self.cards = cards
-        self.cname: list[str | None] = base["colors"] + [None] * (NOCOL + 1 - len(base["colors"]))
-        self.cname[base["black"]] = None
-        self.ccode = {c: i for i, c in enumerate(base["colors"])}
-        self.black_code = base["black"]
+        self.cname: list[str | None] = self.colors + [None] * (NOCOL + 1 - len(self.colors))
+        """Colour names by code; black and :data:`NOCOL` are ``None``."""
+        self.cname[self.black] = None
+        self.ccode = {c: i for i, c in enumerate(self.colors)}
         self.blank_code = self.ccode["blank"]
         self.white_code = self.ccode["white"]
-        self.col: bytes = base["col"]
-        self.rk: bytes = base["rk"]
-        self.ranks: list[str] = base["ranks"]
-        self.nr = nr = len(self.ranks)
+        nr = self.nr
         self.face = tuple(c * nr + r for c, r in zip(self.col, self.rk))
-        self.black = bytes(c.color is None for c in cards)
+        self.is_black = bytes(c.color is None for c in cards)
         self.blank = bytes(c.color == "blank" for c in cards)
         self.mundane_play = bytes(c.color is not None and not has_effect(c) for c in cards)
         """Cards whose play only ends the turn (no colour to name, no effect)."""
@@ -95,14 +91,12 @@ class Tables:
             bytes(self._matches(cards[i], k, r) for i in range(len(cards)))
             for k in range(NOCOL + 1) for r in range(nr))
         self.play = tuple(tuple(encode(K_PLAY, p, c.id) for c in cards) for p in range(n))
-        self.draw = tuple(encode(K_DRAW, p) for p in range(n))
-        self.pass_ = tuple(encode(K_PASS, p) for p in range(n))
-        self.uno = tuple(encode(K_UNO, p) for p in range(n))
-        self.challenge = tuple(encode(K_CHALLENGE, p) for p in range(n))
-        self.catch = tuple(tuple(encode(K_CATCH, p, target=x) for x in range(n)) for p in range(n))
-        self.colors = tuple(tuple(encode(K_COLOR, p, arg=ARG[c]) for c in COLORS) for p in range(n))
+        self.draw = self.per_seat(K_DRAW)
+        self.pass_ = self.per_seat(K_PASS)
+        self.challenge = self.per_seat(K_CHALLENGE)
+        self.calls(K_UNO, K_CATCH)
+        self.color_moves = tuple(tuple(encode(K_COLOR, p, arg=ARG[c]) for c in COLORS) for p in range(n))
         self.uno_calls = bool(game.options["uno_calls"])
-        self.uno_penalty = int(game.options.get("uno_penalty", 2))
         self.bonus = game._round_bonus(0)
 
     def _matches(self, card: Any, pile_color: int, top_rank: int) -> bool:
@@ -120,21 +114,16 @@ class DiezRollout(Rollout):
     STRS = STRS
     LISTS = ("draw", "declared", "out", "set_aside", "colors", "jump_ok", "skipped", "reversed", "bag",
              "armed")
-    _tables: ClassVar[dict[Any, Tables]] = {}
+    TABLES = Tables
+    K_UNO, K_CATCH = K_UNO, K_CATCH
 
     # -- loading and showing --------------------------------------------------------------------
     @classmethod
     def from_game(cls, game: Any, seed: Any = 0, source: Any = None) -> "DiezRollout":
         r = object.__new__(cls)
         r._init(game, seed, source)
-        key = (game.num_players, tuple(sorted(game.options.items())))
-        T = cls._tables.get(key)
-        if T is None:
-            T = cls._tables[key] = Tables(game)
-        r.T = T
-        r.hands = [[c.id for c in h] for h in game.hands]
-        r.draw = [c.id for c in game.draw_pile]
-        r.set_aside = [c.id for c in game.set_aside]
+        r.T = T = cls.tables(game)
+        r._load(game)
         r.piles = [[c.id for c in pile] for pile in game.piles]
         r.colors = [NOCOL if c is None else T.ccode[c] for c in game.colors]
         r.focus = game.focus
@@ -146,16 +135,9 @@ class DiezRollout(Rollout):
         r.queue = [_copy_step(s) for s in game.queue]
         r.armed = list(game.armed)
         r.pending = None if game.pending is None else dict(game.pending)
-        r.current = game.current
-        r.direction = game.direction
         r.phase = game.phase
         r.over = game.phase == "over"
         r.drawn = game.drawn
-        r.declared = list(game.declared)
-        r.exposed = game.exposed
-        r.out = list(game.out)
-        r.winner = game.winner
-        r.last_points = game.last_points
         r._loaded()
         return r
 
@@ -168,26 +150,13 @@ class DiezRollout(Rollout):
 
     def to_state(self) -> dict[str, Any]:
         cname = self.T.cname
-        return {
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": list(self.draw),
-            "discard": list(self.piles[self.focus]),
-            "set_aside": list(self.set_aside),
-            "current": self.current,
-            "direction": self.direction,
-            "color": cname[self.colors[self.focus]],
-            "phase": self.phase,
-            "pending": None if self.pending is None else dict(self.pending),
-            "drawn": self.drawn,
-            "declared": list(self.declared),
-            "exposed": self.exposed,
-            "out": list(self.out),
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "epoch": self.epoch,
-            "version": self.version,
-            "scores": [s + q for s, q in zip(self.scores0, self.points())],
-            "extra": {
+        return self._state(
+            discard=list(self.piles[self.focus]),
+            color=cname[self.colors[self.focus]],
+            phase=self.phase,
+            pending=None if self.pending is None else dict(self.pending),
+            drawn=self.drawn,
+            extra={
                 "piles": [list(p) for p in self.piles],
                 "colors": [cname[c] for c in self.colors],
                 "focus": self.focus,
@@ -199,7 +168,7 @@ class DiezRollout(Rollout):
                 "queue": [_copy_step(s) for s in self.queue],
                 "armed": list(self.armed),
             },
-        }
+        )
 
     def points(self) -> list[int]:
         out = [0] * self.n
@@ -305,17 +274,9 @@ class DiezRollout(Rollout):
 
     def _all_moves(self, actors: list[int], jumps: dict[int, list[int]]) -> list[int]:
         ms: list[int] = []
-        cur, x = self.current, self.exposed
-        T = self.T
+        cur = self.current
         for p in self._act_order(actors):
-            acts = self._turn_moves(p) if p == cur else jumps.get(p, [])
-            if x is not None:
-                if p == x:
-                    if T.uno[p] not in acts:
-                        acts.append(T.uno[p])
-                elif not self.out[p]:
-                    acts.append(T.catch[p][x])
-            ms += acts
+            ms += self._exposure(p, self._turn_moves(p) if p == cur else jumps.get(p, []))
         return ms
 
     def _jumps(self) -> dict[int, list[int]]:
@@ -406,7 +367,7 @@ class DiezRollout(Rollout):
 
     # decision steps' moves
     def _acts_color(self, p: int, s: dict) -> list[int]:
-        return list(self.T.colors[p]) + ([self.T.pass_[p]] if self.phase == "sub" else [])
+        return list(self.T.color_moves[p]) + ([self.T.pass_[p]] if self.phase == "sub" else [])
 
     def _acts_choice(self, p: int, s: dict) -> list[int]:
         if s["stack"]:
@@ -525,27 +486,12 @@ class DiezRollout(Rollout):
         return False
 
     # -- carrying out moves ------------------------------------------------------------------------
-    def step(self, index: int) -> None:
-        ms = self._ms
-        if ms is None:
-            ms = self.moves()
-        m = ms[index]
-        self._ms = None
-        self.version += 1
+    def _apply(self, m: int) -> None:
         p = m & 15
-        kind = m >> 22
-        if kind == K_UNO:
-            self.declared[p] = True
-            if self.exposed == p:
-                self.exposed = None
+        kind = m >> KIND_SHIFT
+        if self._call_or_catch(p, kind, m):
             return
         target = (m >> 4) & 15
-        if kind == K_CATCH:
-            self.exposed = None
-            self._catch_draw(target, self.T.uno_penalty)
-            return
-        if p != self.exposed:
-            self.exposed = None
         card = (m >> CARD_SHIFT) & 255
         if kind == K_PLAY and p != self.current:
             self._jump_in(p, card, 0 if target == NO_TARGET else target)
@@ -572,18 +518,8 @@ class DiezRollout(Rollout):
                              STRS[arg - 1] if arg else None, None if target == NO_TARGET else target, s)
             self._run()
 
-    def _next(self, p: int, steps: int = 1) -> int:
-        return (p + self.direction * steps) % self.n
-
     def _active_count(self) -> int:
         return self.n - sum(self.out)
-
-    def _give(self, p: int, got: list[int]) -> None:
-        if got:
-            self.hands[p] += got
-            self.declared[p] = False
-            if self.exposed == p:
-                self.exposed = None
 
     def _hands_moved(self) -> None:
         self.exposed = None
@@ -693,7 +629,7 @@ class DiezRollout(Rollout):
         self.skipped[i] = None
         self.reversed[i] = False
         k = col[card]
-        if k != T.black_code:
+        if k != T.black:
             self.colors[i] = NOCOL if k == T.blank_code else k
         self.focus = i
         self.drawn = None
@@ -714,7 +650,7 @@ class DiezRollout(Rollout):
             self.phase = "play"
             self.pending = None
             return
-        if not hand and not T.black[card]:
+        if not hand and not T.is_black[card]:
             self.queue = []
             self._end_round(p)
             return
@@ -726,7 +662,7 @@ class DiezRollout(Rollout):
         steps: list[dict[str, Any]] = []
         if rank == "WDA" and not snared:
             steps.append({"op": "drop", "who": p})
-        if T.black[card]:
+        if T.is_black[card]:
             steps.append({"op": "color", "who": p, "pile": i, "sub": True})
         if snared and on_stack:
             self.pending = None
@@ -1101,7 +1037,7 @@ class DiezRollout(Rollout):
     def _searchable(self, s: dict) -> list[int]:
         if s["where"] == "draw":
             return self._distinct(self.draw[::-1])
-        black = self.T.black
+        black = self.T.is_black
         return self._distinct([c for c in self.piles[s["where"]][:-1][::-1] if not black[c]])
 
     def _step_search(self, s: dict) -> bool:

@@ -10,14 +10,14 @@ work the engine does for every turn (sorting effects, building records, settling
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ..cards import COLORS
 from ..variants.extended import effects as fx
 from ..variants.extended.game import (
     CHANGES_LAST_BLACK, DUEL_COLORS, NAMES_COLOR, PLAIN, TARGETED, TRANSFER,
 )
-from .base import CARD_SHIFT, NO_CARD, NO_TARGET, Rollout, card_tables, clone, encode
+from .base import CARD_SHIFT, KIND_SHIFT, NO_CARD, NO_TARGET, CardTables, Rollout, clone, encode
 
 KINDS = ("direction", "accept", "refuse", "play", "camo", "draw", "pass", "attach", "send", "choose",
          "discard", "keep", "explode", "uno", "catch")
@@ -33,16 +33,12 @@ def _fresh_turn(forbid: int | None) -> dict[str, Any]:
             "plays": []}
 
 
-class Tables:
+class Tables(CardTables):
     def __init__(self, game: Any) -> None:
+        super().__init__(game)
         n = game.num_players
-        base = card_tables(game)
         cards = game.cards
-        self.cards = cards
-        self.col: bytes = base["col"]
-        self.rk: bytes = base["rk"]
-        self.ranks: list[str] = base["ranks"]
-        self.nr = nr = len(self.ranks)
+        nr = self.nr
         self.cstr = tuple(c.color for c in cards)
         self.rank = tuple(c.rank for c in cards)
         self.is_number = bytes(c.is_number for c in cards)
@@ -66,16 +62,14 @@ class Tables:
         self.play = tuple(tuple(
             tuple(encode(K_PLAY, p, c.id, ARG[k]) for k in COLORS) if c.rank in NAMES_COLOR
             else () if c.rank in TARGETED else (encode(K_PLAY, p, c.id),) for c in cards) for p in range(n))
-        self.draw = tuple(encode(K_DRAW, p) for p in range(n))
-        self.pass_ = tuple(encode(K_PASS, p) for p in range(n))
-        self.accept = tuple(encode(K_ACCEPT, p) for p in range(n))
-        self.uno = tuple(encode(K_UNO, p) for p in range(n))
-        self.catch = tuple(tuple(encode(K_CATCH, p, target=x) for x in range(n)) for p in range(n))
+        self.draw = self.per_seat(K_DRAW)
+        self.pass_ = self.per_seat(K_PASS)
+        self.accept = self.per_seat(K_ACCEPT)
+        self.calls(K_UNO, K_CATCH)
         self.hand_size = game.hand_size
         self.hand_cap = game.hand_cap
         self.reset_size = game.reset_size
         self.names = len(game.names)
-        self.uno_penalty = int(game.options.get("uno_penalty", 2))
 
     def _can_play(self, card: Any, color_code: int, last_rank: int) -> bool:
         last = self.ranks[last_rank]
@@ -95,33 +89,20 @@ class ExtendedRollout(Rollout):
     endless: bool
     """A card turn that the engine repeats forever was cut short (see :meth:`_turn_up`); from
     then on the rollout plays a round the engine cannot reach."""
-    _tables: ClassVar[dict[Any, Tables]] = {}
+    TABLES = Tables
+    K_UNO, K_CATCH = K_UNO, K_CATCH
 
     # -- loading and showing --------------------------------------------------------------------
     @classmethod
     def from_game(cls, game: Any, seed: Any = 0, source: Any = None) -> "ExtendedRollout":
         r = object.__new__(cls)
         r._init(game, seed, source)
-        key = (game.num_players, tuple(sorted(game.options.items())))
-        T = cls._tables.get(key)
-        if T is None:
-            T = cls._tables[key] = Tables(game)
-        r.T = T
-        r.hands = [[c.id for c in h] for h in game.hands]
-        r.draw = [c.id for c in game.draw_pile]
+        r.T = cls.tables(game)
+        r._load(game)
         r.discard = [c.id for c in game.discard]
-        r.set_aside = [c.id for c in game.set_aside]
-        r.current = game.current
-        r.direction = game.direction
         r.color = game.color
         r.phase = game.phase
         r.over = game.phase == "over"
-        r.declared = list(game.declared)
-        r.exposed = game.exposed
-        r.out = list(game.out)
-        r.knocked = sum(r.out)
-        r.winner = game.winner
-        r.last_points = game.last_points
         r.fixed = {"pending": game.pending, "drawn": game.drawn}
         r.endless = False
         r.last = game.last
@@ -149,46 +130,20 @@ class ExtendedRollout(Rollout):
         d["turn"] = t
 
     def to_state(self) -> dict[str, Any]:
-        return {
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": list(self.draw),
-            "discard": list(self.discard),
-            "set_aside": list(self.set_aside),
-            "current": self.current,
-            "direction": self.direction,
-            "color": self.color,
-            "phase": self.phase,
-            **self.fixed,
-            "declared": list(self.declared),
-            "exposed": self.exposed,
-            "out": list(self.out),
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "epoch": self.epoch,
-            "version": self.version,
-            "scores": [s + q for s, q in zip(self.scores0, self.points())],
-            "extra": clone({
+        return self._state(
+            discard=list(self.discard), color=self.color, phase=self.phase, **self.fixed,
+            extra=clone({
                 "last": self.last, "effects": self.effects, "ctx": self.ctx, "turn": self.turn,
                 "finished": self.finished, "last_turn": self.last_turn, "seq": self.seq, "lead": self.lead,
                 "stuck": self.stuck,
             }),
-        }
+        )
 
     def points(self) -> list[int]:
         """Points scored this round so far: each player who went out scored the players left in."""
         return list(self.round_points)
 
     # -- helpers ------------------------------------------------------------------------------------
-    def _next(self, p: int, steps: int = 1) -> int:
-        if not self.knocked:
-            return (p + self.direction * steps) % self.n
-        out, n, d = self.out, self.n, self.direction
-        for _ in range(steps):
-            p = (p + d) % n
-            while out[p]:
-                p = (p + d) % n
-        return p
-
     def _active(self) -> list[int]:
         return [p for p in range(self.n) if not self.out[p]]
 
@@ -248,17 +203,7 @@ class ExtendedRollout(Rollout):
         return ms
 
     def _legal(self, p: int) -> list[int]:
-        actor = self._actor()
-        acts = self._actions(p) if p == actor else []
-        x = self.exposed
-        if x is not None:
-            if p == x:
-                uno = self.T.uno[p]
-                if uno not in acts:
-                    acts.append(uno)
-            elif not self.out[p]:
-                acts.append(self.T.catch[p][x])
-        return acts
+        return self._exposure(p, self._actions(p) if p == self._actor() else [])
 
     def _actions(self, p: int) -> list[int]:
         ph = self.phase
@@ -392,27 +337,12 @@ class ExtendedRollout(Rollout):
         return acts
 
     # -- carrying out moves ------------------------------------------------------------------------
-    def step(self, index: int) -> None:
-        ms = self._ms
-        if ms is None:
-            ms = self.moves()
-        m = ms[index]
-        self._ms = None
-        self.version += 1
+    def _apply(self, m: int) -> None:
         p = m & 15
-        kind = m >> 22
-        if kind == K_UNO:
-            self.declared[p] = True
-            if self.exposed == p:
-                self.exposed = None
+        kind = m >> KIND_SHIFT
+        if self._call_or_catch(p, kind, m):
             return
         target = (m >> 4) & 15
-        if kind == K_CATCH:
-            self.exposed = None
-            self._draw(target, self.T.uno_penalty)
-            return
-        if p != self.exposed:
-            self.exposed = None
         ph = self.phase
         if ph == "main":
             self._do_main(p, kind, m)
@@ -1089,13 +1019,6 @@ class ExtendedRollout(Rollout):
             got.append(c)
         self._give(p, got)
         return got
-
-    def _give(self, p: int, got: list[int]) -> None:
-        if got:
-            self.hands[p] += got
-            self.declared[p] = False
-            if self.exposed == p:
-                self.exposed = None
 
     def _protected(self) -> set[int]:
         keep = {self.last} if self.last is not None else set()

@@ -26,7 +26,6 @@ class NoMercyTables(Tables):
 class NoMercyRollout(ClassicRollout):
     variant = "nomercy"
     TABLES = NoMercyTables
-    _tables: dict = {}
     mercy = MERCY_LIMIT
 
     def _after_draw(self, p: int) -> None:
@@ -47,7 +46,7 @@ class NoMercyRollout(ClassicRollout):
         self.hands[p] = []
         self.declared[p] = False
         if self.exposed == p:
-            self.exposed = -1
+            self.exposed = None
         if self._active() == 1:
             self._end_round(self.out.index(False))
 
@@ -103,7 +102,7 @@ class NoMercyRollout(ClassicRollout):
         self.hands[p] += turned
         self.declared[p] = False
         if self.exposed == p:
-            self.exposed = -1
+            self.exposed = None
         self._mercy(p)
         self._end_turn_to(p)
 

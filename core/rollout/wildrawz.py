@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ..cards import COLORS
 from ..variants.wildrawz.game import BONUS, MARKER
-from .base import CARD_SHIFT, Rollout, card_tables, encode
+from .base import CARD_SHIFT, KIND_SHIFT, CardTables, Rollout, encode
 
 DRAFT, TRICK, OVER = range(3)
 PHASES = ("draft", "trick", "over")
@@ -15,15 +15,11 @@ K_TAKE, K_PLAY, K_LEAVE = range(3)
 NONE = 4
 
 
-class Tables:
+class Tables(CardTables):
     def __init__(self, game: Any) -> None:
+        super().__init__(game)
         n = game.num_players
-        base = card_tables(game)
         cards = game.cards
-        self.cards = cards
-        self.col: bytes = base["col"]
-        self.rk: bytes = base["rk"]
-        self.ranks: list[str] = base["ranks"]
         self.num = bytes(int(c.rank) if c.rank.isdigit() else 0 for c in cards)
         """The number a leaving card takes off the target (a Skip counts 0)."""
         self.value = tuple(int(c.rank) if c.rank.isdigit() else -1 for c in cards)
@@ -38,18 +34,14 @@ class WildRawzRollout(Rollout):
     KINDS = ("take", "play", "leave")
     STRS = COLORS
     LISTS = ("row", "trick", "won", "round_scores")
-    _tables: ClassVar[dict[Any, Tables]] = {}
+    TABLES = Tables
 
     @classmethod
     def from_game(cls, game: Any, seed: Any = 0, source: Any = None) -> "WildRawzRollout":
         r = object.__new__(cls)
         r._init(game, seed, source)
-        key = game.num_players
-        T = cls._tables.get(key)
-        if T is None:
-            T = cls._tables[key] = Tables(game)
-        r.T = T
-        r.hands = [[c.id for c in h] for h in game.hands]
+        r.T = cls.tables(game)
+        r._load(game)  # the piles, the direction and the UNO state stay as they are all round
         r.row = [c.id for c in game.row]
         r.aside = [c.id for c in game.aside]
         r.trump = -1 if game.trump is None else game.trump.id
@@ -64,17 +56,11 @@ class WildRawzRollout(Rollout):
         r.last_trick = None if lt is None else (
             tuple((p, c["id"]) for p, c in lt["plays"]), lt["winner"],
             None if lt["leaver"] is None else (lt["leaver"][0], lt["leaver"][1]["id"]))
-        r.current = game.current
         r.color = NONE if game.color is None else COLORS.index(game.color)
         r.phase = PHASES.index(game.phase)
         r.over = r.phase == OVER
-        r.winner = game.winner
-        r.last_points = game.last_points
         r.start = game.start_player
-        # Never changed in a round of Wild Rawz (no drawing, no UNO): kept to show them back.
-        r.fixed = {"draw_pile": [c.id for c in game.draw_pile], "set_aside": [c.id for c in game.set_aside],
-                   "direction": game.direction, "pending": game.pending, "drawn": game.drawn,
-                   "declared": list(game.declared), "exposed": game.exposed, "out": list(game.out)}
+        r.fixed = {"pending": game.pending, "drawn": game.drawn}  # no effects, no drawing
         r._loaded()
         return r
 
@@ -85,19 +71,12 @@ class WildRawzRollout(Rollout):
     def to_state(self) -> dict[str, Any]:
         card = self.T.cards
         lt = self.last_trick
-        return {
-            **{k: (list(v) if isinstance(v, list) else v) for k, v in self.fixed.items()},
-            "hands": [list(h) for h in self.hands],
-            "discard": [c for _, c in self.trick],
-            "current": self.current,
-            "color": None if self.color == NONE else COLORS[self.color],
-            "phase": PHASES[self.phase],
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "epoch": self.epoch,
-            "version": self.version,
-            "scores": [s + q for s, q in zip(self.scores0, self.points())],
-            "extra": {
+        return self._state(
+            **self.fixed,
+            discard=[c for _, c in self.trick],
+            color=None if self.color == NONE else COLORS[self.color],
+            phase=PHASES[self.phase],
+            extra={
                 "row": list(self.row),
                 "aside": list(self.aside),
                 "trump": None if self.trump < 0 else self.trump,
@@ -112,7 +91,7 @@ class WildRawzRollout(Rollout):
                     "plays": [[p, card[c].to_dict()] for p, c in lt[0]], "winner": lt[1],
                     "leaver": None if lt[2] is None else [lt[2][0], card[lt[2][1]].to_dict()]},
             },
-        }
+        )
 
     def points(self) -> list[int]:
         return list(self.round_scores) if self.over else [0] * self.n
@@ -147,15 +126,9 @@ class WildRawzRollout(Rollout):
         return ms
 
     # -- carrying out moves -------------------------------------------------------------------------
-    def step(self, index: int) -> None:
-        ms = self._ms
-        if ms is None:
-            ms = self.moves()
-        m = ms[index]
-        self._ms = None
-        self.version += 1
+    def _apply(self, m: int) -> None:
         p = m & 15
-        kind = m >> 22
+        kind = m >> KIND_SHIFT
         c = (m >> CARD_SHIFT) & 255
         n = self.n
         if kind == K_TAKE:
