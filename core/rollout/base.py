@@ -283,6 +283,28 @@ class Rollout:
                 p = (p + d) % n
         return p
 
+    def _draw(self, p: int, k: int) -> list[int]:
+        """``p`` draws ``k`` cards (fewer if the piles run dry), reshuffling as the variant's
+        :meth:`_draw_one` does; returns them."""
+        draw = self.draw
+        if len(draw) >= k:
+            got = draw[-k:] if k else []
+            del draw[len(draw) - k:]
+            got.reverse()
+        else:
+            got = []
+            for _ in range(k):
+                c = self._draw_one()
+                if c < 0:
+                    break
+                got.append(c)
+        self._give(p, got)
+        return got
+
+    def _draw_one(self) -> int:
+        """The top card of the pile, reshuffling the discards first if it is empty; -1 if none."""
+        raise NotImplementedError
+
     def _give(self, p: int, got: list[int]) -> None:
         """``p`` takes the cards ``got`` from the pile (the engine's ``Game._give``)."""
         if got:

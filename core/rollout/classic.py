@@ -354,24 +354,6 @@ class ClassicRollout(Rollout):
             self.set_aside = []
         return draw.pop()
 
-    def _draw(self, p: int, k: int) -> None:
-        draw = self.draw
-        if len(draw) >= k:
-            if k:
-                got = draw[-k:]
-                del draw[-k:]
-                got.reverse()
-            else:
-                got = []
-        else:
-            got = []
-            for _ in range(k):
-                c = self._draw_one()
-                if c < 0:
-                    break
-                got.append(c)
-        self._give(p, got)
-
     def _turn_draw(self, p: int) -> None:
         T = self.T
         if T.draws_until_playable or self.mercy:

@@ -1000,25 +1000,7 @@ class ExtendedRollout(Rollout):
 
     def _draw(self, p: int, k: int) -> list[int]:
         room = self._room(p)
-        if k > room:
-            k = room
-        draw = self.draw
-        if len(draw) >= k:
-            if not k:
-                return []
-            got = draw[-k:]
-            del draw[-k:]
-            got.reverse()
-            self._give(p, got)
-            return got
-        got = []
-        for _ in range(k):
-            c = self._draw_one()
-            if c < 0:
-                break
-            got.append(c)
-        self._give(p, got)
-        return got
+        return super()._draw(p, k if k <= room else room)
 
     def _protected(self) -> set[int]:
         keep = {self.last} if self.last is not None else set()
