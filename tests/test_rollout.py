@@ -172,7 +172,7 @@ OPTIONS = {
 }
 BIAS = {"classic": (0.8, 0.95, 1.0), "nomercy": (0.0, 0.5, 0.9), "wildrawz": (0.0,), "diez": (0.9, 1.0),
         "extended": (0.9, 1.0)}
-SOAK_BIAS = {**BIAS, "classic": (0.5, 0.9, 1.0), "diez": (0.0, 0.5, 0.9, 1.0), "extended": (0.0, 0.5, 0.9, 1.0)}
+SOAK_BIAS = {**BIAS, "classic": (0.7, 0.9, 1.0), "diez": (0.0, 0.5, 0.9, 1.0), "extended": (0.0, 0.5, 0.9, 1.0)}
 """How often a play is preferred: uniformly random rounds of classic, Diez and the extended
 rules are very long (drawing is always allowed), and the engine's side of the check costs."""
 

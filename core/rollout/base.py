@@ -91,8 +91,9 @@ class Chance:
 class Rollout:
     """A fast copy of one round of a game, for search: see :mod:`core.rollout`.
 
-    Subclasses (one per variant) fill in :meth:`moves`, :meth:`step`, :meth:`points`,
-    :meth:`to_state` and the loading from a :class:`~core.Game`.
+    Subclasses (one per variant) fill in :meth:`moves`, :meth:`_apply` (what :meth:`step`
+    does), :meth:`points`, :meth:`to_state` and ``from_game``, the loading from a
+    :class:`~core.Game`.
     """
 
     variant: ClassVar[str] = ""
@@ -122,7 +123,13 @@ class Rollout:
 
     # -- the interface ---------------------------------------------------------------------
     def moves(self) -> list[int]:
-        """Every legal move now, in the engine's act order (the list is shared: do not change it)."""
+        """Every legal move now, of every player who may act, in the engine's act order.
+
+        The players of the engine's ``to_act()`` sorted by distance from the current player and
+        rotated by one, so that out-of-turn players come first and the current player last (the
+        order ``core/bots/simulate.py`` asks them in); each player's ``legal_actions()`` in the
+        engine's order. Empty once :attr:`over`. The list is shared: do not change it.
+        """
         raise NotImplementedError
 
     def step(self, index: int) -> None:
@@ -136,7 +143,8 @@ class Rollout:
         self._apply(m)
 
     def points(self) -> list[int]:
-        """This round's points per player as the engine scores them (zeros until :attr:`over`)."""
+        """This round's points per player as the engine scores them: zeros until :attr:`over`,
+        except in the extended rules, where each player who goes out scores at once."""
         raise NotImplementedError
 
     def to_state(self) -> dict[str, Any]:
