@@ -27,6 +27,22 @@ class Tables(CardTables):
         self.play = tuple(tuple(encode(K_PLAY, p, c.id) for c in cards) for p in range(n))
         self.leave = tuple(tuple(encode(K_LEAVE, p, c.id) for c in cards) for p in range(n))
         self.marker = MARKER[n]
+        self._strengths: dict[int, tuple[bytes, ...]] = {}
+
+    def strengths(self, trump: int) -> tuple[bytes, ...]:
+        """For this trump, each card's strength in a trick led in each colour, as one comparable
+        byte (the engine's ``strength`` pair, class * 16 + number + 1); built once per trump."""
+        table = self._strengths.get(trump)
+        if table is None:
+            col, rk, value = self.col, self.rk, self.value
+            def strength(c: int, lead: int) -> int:
+                if rk[c] == rk[trump]:
+                    return 5 * 16 if col[c] == col[trump] else 4 * 16
+                klass = 3 if col[c] == col[trump] else 2 if col[c] == lead else 0
+                return klass * 16 + value[c] + 1
+            table = self._strengths[trump] = tuple(
+                bytes(strength(c, lead) for c in range(len(self.cards))) for lead in range(4))
+        return table
 
 
 class WildRawzRollout(Rollout):
@@ -154,25 +170,13 @@ class WildRawzRollout(Rollout):
         if len(self.trick) + (self.leaver is not None) == n:
             self._close_trick()
 
-    def _strength(self, c: int, lead: int) -> tuple[int, int]:
-        T = self.T
-        trump = self.trump
-        if T.rk[c] == T.rk[trump]:
-            return (5, 0) if T.col[c] == T.col[trump] else (4, 0)
-        col = T.col[c]
-        if col == T.col[trump]:
-            return (3, T.value[c])
-        if col == lead:
-            return (2, T.value[c])
-        return (0, T.value[c])
-
     def _close_trick(self) -> None:
         trick = self.trick
-        lead = self.T.col[trick[0][1]]
-        winner, best = -1, (-1, -1)
+        strength = self.T.strengths(self.trump)[self.T.col[trick[0][1]]]
+        winner, best = -1, -1
         for p, c in trick:
-            s = self._strength(c, lead)
-            if s >= best:
+            s = strength[c]
+            if s >= best:  # equal strength: the later card wins
                 winner, best = p, s
         self.won[winner] += 1
         self.taken[winner] += [c for _, c in trick]
