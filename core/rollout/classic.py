@@ -35,6 +35,9 @@ class Tables(CardTables):
         self.dv = tuple(game.draw_value(c) for c in cards)
         self.names_color = tuple(game.names_color(c) for c in cards)
         self.challengeable = bytes(c.rank in game.CHALLENGEABLE for c in cards)
+        assert all(c.color is None for c in cards if self.challengeable[c.id]) and len(cards) <= 256
+        self.col256 = self.col + bytes(256 - len(cards))
+        """:attr:`col` as a ``bytes.translate`` table."""
         self.seven = bytes(c.rank == "7" for c in cards)
         self.sevens = self.seven if game.swaps else bytes(len(cards))
         """The 7s that swap hands (none without the 7-0 rule)."""
@@ -289,8 +292,8 @@ class ClassicRollout(Rollout):
         """``card`` is a challengeable draw card played while holding the colour in play."""
         if not self.T.challengeable[card]:
             return False
-        col, color = self.T.col, self.color
-        return any(col[c] == color for c in self.hands[p] if c != card)
+        # The hand's colours, read in C; the card itself is black, never the colour in play.
+        return self.color in bytes(self.hands[p]).translate(self.T.col256)
 
     # -- carrying out moves ------------------------------------------------------------------------
     def _apply(self, m: int) -> None:
