@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from core.bots import make_bot
 
 from .client import Client, NotConnected
+from .messages import clean_text
 
 log = logging.getLogger("net.botclient")
 
@@ -22,14 +24,38 @@ class BotClient:
 
     def __init__(self, address: str | tuple[str, int], name: str = "Bot", level: str = "normal", *,
                  seed: int | str | None = None, delay: float = 0.0, password: str | None = None,
-                 **client_options: Any) -> None:
+                 client_class: type[Client] = Client, **client_options: Any) -> None:
+        """``client_class``: the client to play through (the fairness tests' dishonest players subclass it)."""
         self.bot = make_bot(level, seed=seed if seed is not None else name)
         self.delay = delay
-        self.client = Client(address, name, password=password, **client_options)
+        self.client = client_class(address, name, password=password, **client_options)
         self.moves = 0
         self.rejected = 0
         self.links: list[str] = []
         """The link states seen (``lost``, ``restored``, ``gave_up``), in order."""
+        self.report: Callable[[str], None] | None = None
+        """Told in words the seat taken and the result (``uno-tui bot`` prints them)."""
+
+    def _say(self, text: str) -> None:
+        if self.report is not None:
+            self.report(clean_text(text, 1000))  # names and reasons the host sent: nothing raw to a terminal
+
+    def _names(self) -> list[str]:
+        lobby = self.client.lobby or {}
+        return [s.get("name") or f"Seat {s['seat'] + 1}" for s in lobby.get("seats", [])]
+
+    def _result(self, msg: dict[str, Any]) -> str:
+        """The end of the game in words: who won (or why it ended), every score, and this seat's."""
+        names, seat = self._names(), self.client.seat
+        scores, winner = msg.get("scores") or [], msg.get("winner")
+        name = (lambda p: names[p] if p < len(names) else f"seat {p + 1}")
+        if winner is None:
+            head = "the rounds are played" if msg.get("reason") == "rounds_done" else \
+                f"the game ended ({msg.get('reason') or 'no winner'})"
+        else:
+            head = f"{'this bot' if winner == seat else name(winner)} won the match"
+        table = ", ".join(f"{name(p)} {s}" for p, s in enumerate(scores))
+        return f"{head}; scores: {table}" if table else head
 
     async def run(self) -> int:
         from .client import Refused
@@ -40,7 +66,10 @@ class BotClient:
             await client.ready()
         except (Refused, OSError, asyncio.TimeoutError) as e:
             log.error("could not take a seat at %s: %s", client.address, e)
+            self._say(f"could not take a seat at {client.address}: {e}")
             return 1
+        seat = "no seat" if client.seat is None else f"seat {client.seat + 1}"
+        self._say(f"took {seat} as {client.name} at {client.address}; playing until the game ends")
         acted_on: int | None = None  # the state version we last acted on
         last_sent: int | None = None  # the version of the last intent sent
         tries = 0  # rejects of intents built on last_sent
@@ -51,11 +80,14 @@ class BotClient:
                 if kind == "link":
                     self.links.append(msg["state"])
                 if kind == "end":
+                    self._say(self._result(msg) + f" ({self.moves} moves made)")
                     return 0
                 if kind == "link" and msg["state"] == "gave_up":
+                    self._say(f"the link to the host is gone: {msg.get('reason') or 'gave up'}")
                     return 1
                 if kind == "link" and msg["state"] == "restored":
-                    await client.ready()
+                    with contextlib.suppress(NotConnected):  # lost again at once: the next 'restored' says it
+                        await client.ready()
                     acted_on = None
                 if kind == "reject":
                     # The host sends a fresh update right after; decide again on it, a few times at most.
@@ -74,7 +106,11 @@ class BotClient:
                     await asyncio.sleep(self.delay)
                     if not client.messages.empty():
                         continue
-                action = self.bot.choose(obs)
+                try:
+                    action = self.bot.choose(obs)
+                except Exception:  # a view the bot cannot read (a host may send anything): wait for the next
+                    log.warning("the bot could not decide on the host's view", exc_info=True)
+                    action = None
                 if action is None:
                     continue
                 if obs["version"] != last_sent:

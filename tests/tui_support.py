@@ -22,9 +22,12 @@ def text_of(widget: Widget) -> str:
     return console.export_text()
 
 
-async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, what: str = "",
+async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, what: str = "",
                 step: float = 0.02) -> Any:
-    """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s."""
+    """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s.
+
+    The timeout only bounds a test that has gone wrong: a passing test waits for ``cond``, never
+    for the clock, so the bound is generous enough for a machine whose other core is busy."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while loop.time() < end:
@@ -35,7 +38,7 @@ async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, wha
     raise AssertionError(f"timed out waiting for {what or cond}")
 
 
-async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], bool], timeout: float = 10.0,
+async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], bool], timeout: float = 30.0,
                       grace: float = 0.02) -> dict[str, Any]:
     """Let the bots play until ``ready(observation)``; then a moment for a picker the table opens
     by itself to show, and return the observation."""

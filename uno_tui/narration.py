@@ -36,12 +36,33 @@ _YOURS = re.compile(r"\bYou's\b")
 _THEIR = re.compile(r"\bYou show their\b")
 
 
-def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None) -> str:
-    """The event as a log line, with the human addressed as "you"."""
+_CJK_BEFORE_WORD = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?\s+(?=[A-Za-z+])")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?")
+
+
+def english_names(text: str) -> str:
+    """The extended rules' card names in English only: "red 夹子 Clip" -> "red Clip", "天选之子" -> "The Chosen One".
+
+    The log names a card in Chinese and English; a player who does not read Chinese asks for the English alone.
+    """
+    from core.variants.extended.cards import FACES
+    from core.variants.extended.words import zh
+
+    english = {zh(rank): face.en for rank, face in FACES.items()} | {f.zh: f.en for f in FACES.values()}
+    text = _CJK_BEFORE_WORD.sub("", text)
+    return _CJK.sub(lambda m: english.get(m.group(0), m.group(0)), text)
+
+
+def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None, *,
+             english: bool = False) -> str:
+    """The event as a log line, with the human addressed as "you" (``english``: the extended rules'
+    card names in English only)."""
     seats = list(names)
     if me is not None:
         seats[me] = YOU
     text = describe(event, seats, variant)
+    if english and variant == "extended":
+        text = english_names(text)
     if me is None:
         return text[:1].upper() + text[1:]
     text = _YOU_VERB.sub(lambda m: f"You {_VERBS[m.group(1)]}", text)
@@ -87,10 +108,17 @@ def rules_summary(variant: str, options: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
-    """One line saying what is going on and which keys matter now."""
+def between_rounds(obs: dict[str, Any], deals: bool = True) -> str:
+    """The keys once a round is over: ``n`` deals when this seat deals; a network joiner waits for the host."""
+    if obs.get("match_over"):
+        return "n: rematch · ctrl+q: quit" if deals else "the host decides on a rematch · ctrl+q: leave"
+    return "n: next round" if deals else "the host deals the next round"
+
+
+def status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -> str:
+    """One line saying what is going on and which keys matter now (``deals``: this seat deals the next round)."""
     if obs.get("variant") == "wildrawz":
-        return trick_status_line(obs, names)
+        return trick_status_line(obs, names, deals)
     me = obs["me"]
     legal = {a["kind"] for a in obs.get("legal", ())}
     players = obs["players"]
@@ -98,8 +126,8 @@ def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     pending = obs.get("pending") or {}
     if obs["over"]:
         if obs["match_over"]:
-            return f"{_who(obs['match_winner'], names, me)} won the match. n: rematch · ctrl+q: quit"
-        return f"{_who(obs['winner'], names, me)} won the round (+{obs['points']}). n: next round"
+            return f"{_who(obs['match_winner'], names, me)} won the match. {between_rounds(obs, deals)}"
+        return f"{_who(obs['winner'], names, me)} won the round (+{obs['points']}). {between_rounds(obs, deals)}"
     if me is not None and players[me].get("out"):
         return "You are knocked out of this round (Mercy): the others play on."
     if me in exposed:
@@ -138,7 +166,7 @@ def status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
     return f"Your turn. {hint}"
 
 
-def trick_status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
+def trick_status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -> str:
     """The status line of a Wild Rawz table."""
     me = obs["me"]
     legal = {a["kind"] for a in obs.get("legal", ())}
@@ -147,8 +175,8 @@ def trick_status_line(obs: dict[str, Any], names: Sequence[str]) -> str:
             winners = obs.get("match_winners") or []
             who = " and ".join(_who(p, names, me) for p in winners) or "Nobody"
             verb = "share" if len(winners) > 1 else ("win" if winners == [me] else "wins")
-            return f"{who} {verb} the match. n: rematch · ctrl+q: quit"
-        return f"Round {obs['round'] + 1} of {obs['rounds_in_match']} is over. n: next round"
+            return f"{who} {verb} the match. {between_rounds(obs, deals)}"
+        return f"Round {obs['round'] + 1} of {obs['rounds_in_match']} is over. {between_rounds(obs, deals)}"
     if obs["current"] != me:
         verb = "drafting" if obs["phase"] == "draft" else "playing"
         return f"{names[obs['current']]} is {verb}…"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..registry import variant_class
 from .base import make_bot
@@ -63,11 +63,13 @@ def simulate(
     *,
     seed: int = 0,
     options: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` single rounds among bots of ``levels`` (one per seat).
 
     Each game is one round; its winner is the round's winner (a tie is
     shared). Seats keep their levels; the deal changes with each game's seed.
+    ``progress`` is told the number of games played after each one (a progress bar).
     """
     cls = variant_class(variant)
     result = SimulationResult(levels=list(levels), wins=[0.0] * len(levels))
@@ -80,5 +82,7 @@ def simulate(
         for w in winners:
             result.wins[w] += 1 / len(winners)
         result.games += 1
+        if progress is not None:
+            progress(result.games)
     result.seconds = time.perf_counter() - start
     return result

@@ -26,15 +26,16 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker
 
 from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
 from net import discovery
+from net.commands import listen_error
 
 from ..narration import humanize_error
+from ..notices import OneLineNotices
 from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
 from .seats import forget_token, load_token, save_token
@@ -43,7 +44,7 @@ from .table import NetTableMixin, net_table_screen
 
 log = logging.getLogger("uno_tui.netplay")
 
-WILDCARDS = ("0.0.0.0", "", "::")
+WILDCARDS = discovery.WILDCARDS
 
 
 def default_name() -> str:
@@ -54,7 +55,7 @@ def default_name() -> str:
     return (name or "Player").capitalize()[:24]
 
 
-class NetApp(App[int]):
+class NetApp(OneLineNotices):
     """A seat (or a spectator's chair) at a network table; with ``host``, the table too."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
@@ -73,11 +74,16 @@ class NetApp(App[int]):
         bind: str = "0.0.0.0",
         port: int = DEFAULT_PORT,
         mdns: bool = True,
-        transcript: str | None = None,
+        record: str | None = None,
         browse: Browse | None = discovery.browse,
         pacing: tuple[float, float] = (0.6, 0.9),
+        bell: bool = True,
     ) -> None:
         super().__init__()
+        self.bell_on = bell
+        """Ring the bell and set the terminal's title when it becomes your turn (``--no-bell``: off)."""
+        self._waiting = False  # the last update asked something of this seat
+        self._title_pushed = False
         self.address = address
         self.player_name = name or default_name()
         self.password = password
@@ -86,7 +92,8 @@ class NetApp(App[int]):
         self.bind_address = bind
         self.port = port
         self.mdns = mdns
-        self.transcript = transcript
+        self.record = record
+        """Where the moves record (JSON, ``--record``) is written when the match ends."""
         self.browse = browse
         self.pacing = pacing
         self.client: Client | None = None
@@ -113,6 +120,41 @@ class NetApp(App[int]):
         elif self.address is not None:
             self.where = f"connecting to {self.address}…"
             self.connect_to(self.address, password=self.password)
+
+    # -- calling the player back to the terminal ----------------------------------------------
+    def _wants_me(self, obs: dict[str, Any]) -> bool:
+        """Whether the table waits for this seat: its turn, or a decision that is its to make."""
+        me = obs.get("me")
+        if me is None or obs.get("over"):
+            return False
+        if "actor" in obs:  # the extended rules: whoever must answer now, not only whose turn it is
+            return obs["actor"] == me
+        return obs.get("current") == me
+
+    def _attend(self, obs: dict[str, Any]) -> None:
+        """Bell and terminal title when the table starts waiting for you (once per wait)."""
+        waiting = self._wants_me(obs)
+        was, self._waiting = self._waiting, waiting
+        if waiting == was or not self.bell_on:
+            return
+        if waiting:
+            self.bell()
+        self.set_terminal_title(f"▶ your turn · {self.TITLE}" if waiting else self.TITLE)
+
+    def set_terminal_title(self, title: str) -> None:
+        """The terminal window's title (xterm's OSC 2); the old one is kept on the title stack
+        and put back when the app ends."""
+        if self.is_headless or self._driver is None:
+            return
+        if not self._title_pushed:
+            self._driver.write("\x1b[22;0t")  # push the title the terminal had
+            self._title_pushed = True
+        self._driver.write(f"\x1b]2;{title}\x07")
+
+    def _restore_title(self) -> None:
+        if self._title_pushed and self._driver is not None:
+            self._driver.write("\x1b[23;0t")
+            self._title_pushed = False
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -167,6 +209,8 @@ class NetApp(App[int]):
         if isinstance(self.screen, ConnectScreen):
             self.screen.show_error(reason, password=password)
             self.screen.set_status("Type the host's address (host or host:port) and press enter.")
+            if not password:
+                self.screen.focus_address()  # typing goes to the address, not to the list of tables
         else:
             self.push_screen(ConnectScreen(None, address=address, error=reason, ask_password=password))
 
@@ -192,15 +236,21 @@ class NetApp(App[int]):
         try:
             _, port = await host.start(self.bind_address, self.port)
         except OSError as e:
-            self.exit(1, 1, f"uno-tui host: cannot listen on {self.bind_address}:{self.port}: {e.strerror or e}")
+            self.exit(1, 1, f"uno-tui host: {listen_error(self.bind_address, self.port, e)}")
             return
-        if self.transcript:
-            host.listeners.append(self._write_transcript)
+        if self.record:
+            host.listeners.append(self._write_record)
         shown = discovery.local_ip() if self.bind_address in WILDCARDS else self.bind_address
-        self.where = f"players join with: uno-tui join {shown}:{port}"
-        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {shown}:{port}")
-        if self.mdns:
-            self.run_worker(self._advertise(port), group="mdns")
+        # The address with the host key's fingerprint, as --headless prints it: a joiner who types it
+        # knows they reached this host and no other.
+        self.where = f"players join with: uno-tui join {host.address(shown)}"
+        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {host.address(shown)}"
+                  + (f" (on this machine: uno-tui join {host.address('localhost')})" if shown != "127.0.0.1" else ""))
+        lan_ip, why_not = discovery.lan_address(self.bind_address)
+        if self.mdns and lan_ip is None:
+            self.note(why_not[:1].upper() + why_not[1:] + ".")
+        elif self.mdns:
+            self.run_worker(self._advertise(port, lan_ip), group="mdns")
         token = next((s.token for s in host.seats if s.reserved and s.token), None)  # a resumed game
         if token is None:
             try:
@@ -219,21 +269,21 @@ class NetApp(App[int]):
             return
         await self._attach(client)
 
-    async def _advertise(self, port: int) -> None:
+    async def _advertise(self, port: int, ip: str) -> None:
         assert self.host is not None
-        ad, note = await discovery.advertise(self.host.config.name, port, properties={
+        ad, note = await discovery.advertise(self.host.config.name, port, ip=ip, properties={
             "variant": self.host.config.variant, "seats": str(self.host.config.seats)})
         self.advertisement = ad
         self.note(note[:1].upper() + note[1:] + ".")
 
-    def _write_transcript(self, kind: str, data: dict[str, Any]) -> None:
+    def _write_record(self, kind: str, data: dict[str, Any]) -> None:
         host = self.host
-        if kind == "end" and self.transcript and host is not None and host.record and host.game:
+        if kind == "end" and self.record and host is not None and host.record and host.game:
             try:
-                host.record.write_json(self.transcript, list(host.game.scores), host.game.match_winner)
-                self.note(f"The record is written to {self.transcript}.")
+                host.record.write_json(self.record, list(host.game.scores), host.game.match_winner)
+                self.note(f"The moves record is written to {self.record}.")
             except OSError as e:
-                self.note(f"Could not write the record to {self.transcript}: {e}")
+                self.note(f"Could not write the moves record to {self.record}: {e}")
 
     # -- the host's messages ---------------------------------------------------------------------
     async def _pump_messages(self, client: Client) -> None:
@@ -260,6 +310,7 @@ class NetApp(App[int]):
                 table.lobby_changed(msg)
         elif kind == "update":
             events = session.absorb_update(msg)
+            self._attend(session.observation())
             if any(e.kind == "deal" for e in events):
                 self._match_ended = False
             if self.table is None:
@@ -286,7 +337,7 @@ class NetApp(App[int]):
             self._link(msg["state"], msg.get("reason", ""))
         elif kind == "end":
             self._ended(msg)
-        elif kind in ("fairness", "security", "audit", "verdict"):
+        elif kind in ("fairness", "security", "audit", "verdict", "auto", "accused"):
             self._checks(msg)
 
     def _checks(self, msg: dict[str, Any]) -> None:
@@ -306,6 +357,13 @@ class NetApp(App[int]):
         elif kind == "verdict" and not msg.get("ok"):
             self.note(f"{msg.get('name', 'A player')}'s audit of round {int(msg.get('round', 0)) + 1} "
                       f"failed: {reason}")
+        elif kind == "auto":
+            text = played_for_you(msg)
+            self.notify(text, title="Played for you", severity="warning", timeout=6)
+            self.note(text)
+        elif kind == "accused":
+            self.notify(reason, title="The host accuses you", severity="error", timeout=15)
+            self.note(f"Accused by the host: {reason}")
 
     def _link(self, state: str, reason: str) -> None:
         if self._match_ended and state in ("lost", "gave_up"):
@@ -395,6 +453,7 @@ class NetApp(App[int]):
         if self._shut:
             return
         self._shut = True
+        self._restore_title()
         with contextlib.suppress(Exception):
             if self.client is not None:
                 await asyncio.wait_for(self.client.close(), 2)
@@ -406,9 +465,22 @@ class NetApp(App[int]):
                 await asyncio.wait_for(self.host.close("the host has left the table"), 3)
 
 
+AUTO_WHY = {"timer": "your turn timer ran out", "away": "you were away", "bench": "your seat was benched"}
+AUTO_MOVE = {"draw": "drew a card", "pass": "passed", "play": "played a card", "uno": "called UNO",
+             "catch": "caught a player", "challenge": "challenged"}
+
+
+def played_for_you(msg: dict[str, Any]) -> str:
+    """A move the host made for this seat, in words (the client reports each one: see ``net.watch``)."""
+    action = msg.get("action") or {}
+    what = AUTO_MOVE.get(str(action.get("kind")), f"made a move ({action.get('kind', '?')})")
+    why = AUTO_WHY.get(str(msg.get("why")), "no reason given")
+    return f"The host {what} for you in round {int(msg.get('round') or 0) + 1}: {why}."
+
+
 # -- the commands ----------------------------------------------------------------------------------
 def run_join(*, address: str | None = None, name: str | None = None, password: str | None = None,
-             spectate: bool = False, browse: Browse | None = discovery.browse) -> int:
+             spectate: bool = False, browse: Browse | None = discovery.browse, bell: bool = True) -> int:
     """``uno-tui join [ADDRESS]``: the lobby, then the table; 0 when the player leaves."""
     if address is not None:
         from net import address as net_address
@@ -421,7 +493,7 @@ def run_join(*, address: str | None = None, name: str | None = None, password: s
 
             print(f"uno-tui join: {e}", file=sys.stderr)
             return 2
-    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse)
+    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse, bell=bell)
     app.run()
     return app.return_code or 0
 
@@ -460,7 +532,7 @@ def run_interactive_host(**opts: Any) -> int:
         return 2
     app = NetApp(host=host, name=opts.get("name") or "Host", bind=opts.get("bind", "0.0.0.0"),
                  port=DEFAULT_PORT if port is None else port, mdns=opts.get("mdns", True),
-                 transcript=opts.get("transcript"))
+                 record=opts.get("record"), bell=opts.get("bell", True))
     app.run()
     return app.return_code or 0
 

@@ -11,10 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import IllegalAction
+
+from ..widgets.log import WrappingLog
 
 if TYPE_CHECKING:
     from net.discovery import Found
@@ -92,7 +94,11 @@ class ConnectScreen(Screen[None]):
         box = self.query_one("#password", Input)
         if password:
             box.add_class("-open")
+            box.value = ""  # a wrong password is typed again, not added to
             self.call_after_refresh(box.focus)  # once it is displayed
+
+    def focus_address(self) -> None:
+        self.query_one("#address", Input).focus()
 
     def action_browse(self) -> None:
         if self.browse is None:
@@ -167,7 +173,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="lobby-where")
             yield Static("", id="lobby-options")
             yield Static("", id="lobby-seats")
-            yield RichLog(wrap=True, markup=False, highlight=False, id="lobby-chat")
+            yield WrappingLog(id="lobby-chat")  # wraps long lines (the join address) at any width
             yield Input(placeholder="t: chat · enter sends · escape closes", max_length=300, id="lobby-chat-input")
             yield Static("", id="lobby-status")
         yield Footer(compact=True, show_command_palette=False)
@@ -175,7 +181,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-chat").border_title = "Chat"
         self.query_one("#lobby-seats").border_title = "Seats"
-        self.query_one("#lobby-chat", RichLog).can_focus = False
+        self.query_one("#lobby-chat", WrappingLog).can_focus = False
         for line in self.net_app.notes:
             self.add_note(line)
         session = self.net_app.session
@@ -278,10 +284,10 @@ class LobbyScreen(Screen[None]):
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", "bold magenta")
         text.append(line["text"])
-        self.query_one("#lobby-chat", RichLog).write(text)
+        self.query_one("#lobby-chat", WrappingLog).add(text)
 
     def add_note(self, note: str) -> None:
-        self.query_one("#lobby-chat", RichLog).write(Text(note, "italic cyan"))
+        self.query_one("#lobby-chat", WrappingLog).add(Text(note, "italic cyan"))
 
     def link_changed(self, state: str, reason: str) -> None:
         if state == "lost":

@@ -110,6 +110,12 @@ class NetSession:
         events = [Event.from_dict(d) for d in msg["events"]]
         if any(e.kind == "deal" for e in events):
             self._opening = events
+        elif msg.get("history") and not self._opening:
+            # Joined (or rejoined) mid-round: the host tells the round so far, for the log to open with.
+            try:
+                self._opening = [Event.from_dict(d) for d in msg["history"]] + events
+            except (ValueError, KeyError, TypeError):
+                log.info("the host's history of the round was not readable; the log starts now")
         self.received.append(msg)
         if self._last_sent is not None and msg.get("seq") == self._last_sent[1]:
             self._last_sent = None

@@ -177,14 +177,17 @@ class NetTableMixin:
             bar.add_class("-lost")
             bar.update(f"disconnected: {reason} · ctrl+q quits")
             self.add_note(f"Disconnected: {reason}")
+            # Nothing is played here any more: no "Your turn." under a table that is gone.
+            for status in self.query("#status"):
+                status.display = False
 
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", CHAT_STYLE)
         text.append(line["text"])
-        self.query_one(GameLog).write(text)
+        self.query_one(GameLog).add(text)
 
     def add_note(self, note: str) -> None:
-        self.query_one(GameLog).write(Text(note, NET_STYLE))
+        self.query_one(GameLog).add(Text(note, NET_STYLE))
 
     # -- chat ---------------------------------------------------------------------------------
     def action_open_chat(self) -> None:

@@ -21,6 +21,7 @@ DIEZ_KEYS: list[tuple[str, str]] = [
     ("a", "every action you can take now, in words (nothing can leave you stuck)"),
     ("u x", "call UNO with your second-to-last card; catch a player who did not"),
     ("n ?", "next round; this help"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
 ]
 
 DIEZ_RULES: list[tuple[str, str]] = [

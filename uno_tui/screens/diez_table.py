@@ -45,7 +45,7 @@ from .color_picker import ColorPicker
 from .diez_help import DiezHelpScreen
 from .diez_pickers import ChoicePicker, SearchPicker
 from .round_over import HandsTable, RoundOverScreen
-from .table import TableScreen
+from .table import LOG_BINDING, TableScreen
 
 LIST_STEPS = frozenset({"sub", "choice", "target", "token", "give", "steal", "drop", "stitch", "proc", "replace"})
 """Decision steps answered from a list that opens by itself."""
@@ -88,7 +88,7 @@ class DiezStatusLine(StatusLine):
         self.set_class(mine, "-your-turn")
 
     def render(self) -> Text:
-        return Text(status_line(self.obs, self.names) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "")
 
 
 class DiezHandsTable(HandsTable, DiezCardPainter):
@@ -141,15 +141,16 @@ class DiezTableScreen(TableScreen, inherit_bindings=False):
         Binding("left,h", "select(-1)", "pick", key_display="←→"),
         Binding("right,l", "select(1)", "pick", show=False),
         Binding("enter,space", "play", "play", key_display="⏎"),
-        Binding("j", "jump", "jump in"),
+        Binding("j", "jump", "jump in", show=False),  # the status line and the pile's J say when
         Binding("d", "intent('draw')", "draw"),
         Binding("p", "intent('pass')", "pass"),
-        Binding("c", "intent('challenge')", "challenge"),
+        Binding("c", "intent('challenge')", "challenge", show=False),
         Binding("s", "intent('stop')", "stop", show=False),
         Binding("a", "actions", "all actions"),
         Binding("u", "intent('uno')", "UNO"),
         Binding("x", "catch", "catch", show=False),
         Binding("n", "next_round", "next", show=False),
+        LOG_BINDING,
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 

@@ -32,14 +32,14 @@ from core.variants.extended.cards import TABLE
 
 from ..widgets import GameLog, HandView
 from ..widgets.cards import CardPainter
-from ..widgets.extended_cards import ext_inline, label, pad, sort_key, zh
+from ..widgets.extended_cards import ext_inline, label, pad, sort_key, use_english, zh
 from ..widgets.extended_prompt import action_words
 from ..widgets.extended_views import CARD_KINDS, ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, \
     ExtTableView
 from .color_picker import ColorPicker
 from .help import HelpScreen, _grid
 from .round_over import RoundOverScreen
-from .table import TableScreen
+from .table import LOG_BINDING, TableScreen
 from .target_picker import TargetPicker
 
 COMPACT_HEIGHT = 30
@@ -131,6 +131,7 @@ EXT_KEYS: list[tuple[str, str]] = [
     ("u / x", "call UNO / catch a player who did not"),
     ("m", "every legal move, in words: the way on from any phase"),
     ("n", "deal the next round (a rematch once the match is over)"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
     ("? / ctrl+q", "this help / quit"),
 ]
 
@@ -230,17 +231,20 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         Binding("left,h", "select(-1)", "pick", key_display="←→"),
         Binding("right,l", "select(1)", "pick", show=False),
         Binding("enter,space", "play", "use card", key_display="⏎"),
-        Binding("a", "intent('accept')", "accept"),
+        # a and u show in the footer only through the status line, which names them when they apply:
+        # the footer stays on one line at 80 columns, a network table's chat key included.
+        Binding("a", "intent('accept')", "accept", show=False),
         Binding("f", "intent('refuse')", "refuse", show=False),
         Binding("e", "intent('explode')", "explode", show=False),
         Binding("s", "intent('send')", "send", show=False),
         Binding("c", "camo", "迷彩", show=False),
         Binding("d", "intent('draw')", "draw"),
         Binding("p", "intent('pass')", "pass"),
-        Binding("u", "intent('uno')", "UNO"),
+        Binding("u", "intent('uno')", "UNO", show=False),
         Binding("x", "catch", "catch", show=False),
         Binding("m", "moves", "moves"),
         Binding("n", "next_round", "next", show=False),
+        LOG_BINDING,
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 
@@ -262,7 +266,14 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
 
     def _set_titles(self) -> None:
         self.query_one("#log").border_title = "Log"
-        self.query_one(GameLog).variant = "extended"
+        log = self.query_one(GameLog)
+        log.variant = "extended"
+        # Card names in English for players who do not read Chinese (play --english, the new-game screen's e).
+        log.english = bool(getattr(self.app, "english_cards", False))
+        use_english(log.english)
+
+    def on_unmount(self) -> None:
+        use_english(False)
 
     def _fit(self, width: int, height: int) -> None:
         super()._fit(width, height)

@@ -21,8 +21,9 @@ KEYS: list[tuple[str, str]] = [
     ("c", "challenge a Wild Draw Four played on you"),
     ("x", "catch a player who has one card and did not call UNO"),
     ("n", "deal the next round (a rematch once the match is over)"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
     ("?", "this help"),
-    ("ctrl+q", "quit"),
+    ("ctrl+q", "quit (a round under way asks first; the game is saved for `uno-tui play --resume`)"),
 ]
 
 RULES: list[tuple[str, str]] = [
@@ -67,8 +68,9 @@ NOMERCY_KEYS: list[tuple[str, str]] = [
     ("u", "call UNO as you play your second-to-last card"),
     ("x", "catch a player who has one card and did not call UNO"),
     ("n", "deal the next round"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
     ("?", "this help"),
-    ("ctrl+q", "quit"),
+    ("ctrl+q", "quit (a round under way asks first; the game is saved for `uno-tui play --resume`)"),
 ]
 
 NOMERCY_RULES: list[tuple[str, str]] = [
@@ -95,8 +97,9 @@ WILDRAWZ_KEYS: list[tuple[str, str]] = [
     ("enter space", "take the chosen card from the row (draft), or play it to the trick"),
     ("v", "leave the trick with the chosen card (once per trick, not the leader)"),
     ("n", "deal the next round (a rematch once the match is over)"),
+    ("L", "the whole log: every line of the game so far, to scroll and search"),
     ("?", "this help"),
-    ("ctrl+q", "quit"),
+    ("ctrl+q", "quit (a round under way asks first; the game is saved for `uno-tui play --resume`)"),
 ]
 
 WILDRAWZ_RULES: list[tuple[str, str]] = [

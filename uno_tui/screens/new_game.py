@@ -55,6 +55,8 @@ class NewGameChoice:
     players: int = 4
     bots: str = "normal"
     options: dict[str, Any] = field(default_factory=dict)
+    english: bool = False
+    """The extended rules' cards named in English rather than Chinese (a display choice, no rule)."""
 
 
 @dataclass
@@ -107,7 +109,7 @@ class Form(Widget):
                 shown.append(" ▸" if idx < len(line.values) - 1 else "  ", dim)
             table.add_row("▶" if here else " ", Text(line.label, label_style), shown,
                           style=cursor_style if here else None)
-        start = Text("  Deal the cards (enter)  ", self.get_component_rich_style("form--start"))
+        start = Text(f"  {screen.START_LABEL} (enter)  ", self.get_component_rich_style("form--start"))
         table.add_row("", "", "")
         table.add_row("", start, "")
         return table
@@ -120,6 +122,9 @@ class Form(Widget):
 class NewGameScreen(Screen[NewGameChoice | None]):
     """Set up a local game."""
 
+    START_LABEL = "Deal the cards"
+    """The button under the form (a subclass that opens a table says so)."""
+
     AUTO_FOCUS = None
     BINDINGS = [
         Binding("up,k", "move(-1)", "line", key_display="↑↓"),
@@ -127,6 +132,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         Binding("left,h", "change(-1)", "change", key_display="←→"),
         Binding("right,l", "change(1)", "change", show=False),
         Binding("space", "toggle", "switch"),
+        Binding("e", "english", "English card names"),
         Binding("enter", "start", "deal", key_display="⏎"),
         Binding("escape", "cancel", "quit"),
     ]
@@ -137,7 +143,8 @@ class NewGameScreen(Screen[NewGameChoice | None]):
 
         self.levels = sorted(LEVELS)
         start = initial or NewGameChoice()
-        self.values: dict[str, Any] = {"variant": start.variant, "players": start.players, "bots": start.bots}
+        self.values: dict[str, Any] = {"variant": start.variant, "players": start.players, "bots": start.bots,
+                                       "english": start.english}
         self._remembered: dict[str, dict[str, Any]] = {}  # options per variant, kept when you switch back
         self._load_options(start.variant, start.options)
 
@@ -147,7 +154,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         options.update(self._remembered.get(variant, {}))
         options.update(given or {})
         for key in list(self.values):
-            if key not in ("variant", "players", "bots"):
+            if key not in ("variant", "players", "bots", "english"):
                 del self.values[key]
         self.values.update(options)
         cls = core.variant_class(variant)
@@ -179,6 +186,10 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             out.append(FormLine("hand_size", "Hand size", (0, 5, 7, 9), doc=_option_doc(variant, "hand_size")))
         if "uno_penalty" in options:
             out.append(FormLine("uno_penalty", "UNO penalty", range(0, 11), doc=_option_doc(variant, "uno_penalty")))
+        if variant == "extended":
+            out.append(FormLine("english", "Card names", (False, True),
+                                doc="The cards' names on the chips and in the log: Chinese (the source's) or "
+                                    "English, for players who do not read Chinese (e switches)."))
         if "target_score" in options:
             scores = sorted(set(TARGET_SCORES) | {self.values["target_score"]})
             if variant == "extended":  # a winner scores the players still in: small numbers
@@ -201,6 +212,8 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             return f"{value} bots"
         if key == "hand_size":  # extended
             return "by players (9 / 7 / 5)" if value == 0 else f"{value} cards"
+        if key == "english":
+            return "English" if value else "中文 (Chinese)"
         return str(value)
 
     def choice(self) -> NewGameChoice:
@@ -208,7 +221,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         keys = core.variant_class(variant).OPTIONS
         options = {k: v for k, v in self.values.items() if k in keys}
         return NewGameChoice(variant=variant, players=self.values["players"], bots=self.values["bots"],
-                             options=options)
+                             options=options, english=bool(self.values["english"]))
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -232,6 +245,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         self.query_one("#new-game-title", Static).update(title)
         self.query_one("#new-game-doc", Static).update(lines[form.cursor].doc)
         form.refresh(layout=True)
+        self.refresh_bindings()  # e (English card names) is offered for the extended rules only
 
     # -- keys -------------------------------------------------------------------------------
     def action_move(self, step: int) -> None:
@@ -264,6 +278,14 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         else:
             self.values[key] = value
         self._update()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "english":
+            return self.values["variant"] == "extended"  # the only game with Chinese card names
+        return True
+
+    def action_english(self) -> None:
+        self._set("english", not self.values["english"])
 
     def action_start(self) -> None:
         self.dismiss(self.choice())

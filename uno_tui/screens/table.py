@@ -29,6 +29,7 @@ from ..widgets import DiscardTrail, GameLog, HandView, MatchBar, PileView, Playe
 from ..widgets.cards import card_name
 from .color_picker import ColorPicker
 from .help import HelpScreen
+from .log_screen import LogScreen
 from .round_over import RoundOverChoice, RoundOverScreen
 from .target_picker import TargetPicker
 
@@ -38,6 +39,11 @@ MIN_SIZE = (60, 18)
 """Below this the table cannot be drawn legibly; a message says so instead."""
 WIDE = 118
 """From this width the log moves to a column on the right."""
+SHORT = 30
+"""Below this height the panels drop their bottom rims, the pile draws small cards and a hand that needs
+two rows of chips shows one line per row: the log keeps room for a round of moves (see the README)."""
+LOG_BINDING = Binding("L", "whole_log", "log", key_display="L")
+"""Every table's key for the whole log (scrollable, searchable)."""
 
 
 class TableScreen(Screen[None]):
@@ -51,8 +57,10 @@ class TableScreen(Screen[None]):
         Binding("p", "intent('pass')", "pass"),
         Binding("u", "intent('uno')", "UNO"),
         Binding("c", "intent('challenge')", "challenge"),
-        Binding("x", "catch", "catch"),
-        Binding("n", "next_round", "next"),
+        # The status line names x and n when they matter: the footer keeps its room for the log's key.
+        Binding("x", "catch", "catch", show=False),
+        Binding("n", "next_round", "next", show=False),
+        LOG_BINDING,
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 
@@ -109,6 +117,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._set_titles()
+        self.query_one("#status").deals = self.session.deals  # type: ignore[attr-defined]
         self.query_one(GameLog).can_focus = False  # the arrow keys choose cards, they do not scroll the log
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
@@ -137,6 +146,13 @@ class TableScreen(Screen[None]):
         self.set_class(too_small, "-too-small")
         self.set_class(width >= WIDE, "-wide")
         self.set_class(width < 80, "-narrow")
+        short = height < SHORT and width < WIDE  # a wide table has its log in a column of its own
+        self.set_class(short, "-short")
+        for view in self.query(HandView):
+            view.dense = short
+        for pile in self.query("#pile"):
+            if hasattr(pile, "short"):  # the piles that draw smaller on a short terminal
+                pile.short = short
         self.query_one("#too-small", Static).update(
             f"Terminal too small: {width}×{height}.\n"
             f"uno-tui needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}; please enlarge the window.\n\n"
@@ -351,6 +367,10 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         assert self.obs is not None
         self.app.push_screen(HelpScreen(self.obs["variant"], self.obs.get("options") or {}))
+
+    def action_whole_log(self) -> None:
+        """Every line of the log on a screen of its own, to scroll and search."""
+        self.app.push_screen(LogScreen(self.query_one(GameLog).entries))
 
     # -- between rounds -----------------------------------------------------------------
     def _show_round_over(self) -> None:

@@ -85,10 +85,12 @@ class TrickRoundOverScreen(RoundOverScreen):
                 else:
                     text = f"{self._together(winners)} share the match with {obs['scores'][winners[0]]} points!"
                 yield Static(text, id="match-headline")
-                yield Static("r or n: rematch · q: quit · esc: look at the table", id="round-keys")
+                keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
+                yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
             else:
                 more = f"{left} more round{'s' if left != 1 else ''} in the match"
-                yield Static(f"{more} · n or enter: next round · esc: look at the table", id="round-keys")
+                keys = "n or enter: next round" if self.deals else "the host deals the next round"
+                yield Static(f"{more} · {keys} · esc: look at the table", id="round-keys")
 
     def _title(self) -> str:
         return f"Round {self.obs['round'] + 1} of {self.obs['rounds_in_match']} is over"

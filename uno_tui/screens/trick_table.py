@@ -18,7 +18,7 @@ from core import Action
 
 from ..widgets import GameLog, HandView
 from ..widgets.trick import RowView, SeatsView, TrickView
-from .table import TableScreen
+from .table import LOG_BINDING, TableScreen
 from .trick_round_over import TrickRoundOverScreen
 
 
@@ -36,6 +36,7 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
         Binding("enter,space", "play", "play/take", key_display="⏎"),
         Binding("v", "leave", "leave trick"),
         Binding("n", "next_round", "next"),
+        LOG_BINDING,
         Binding("question_mark", "help", "help", key_display="?"),
     ]
 

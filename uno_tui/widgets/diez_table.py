@@ -31,6 +31,8 @@ class DiezPilesView(DiezCardPainter):
     COMPONENT_CLASSES = DiezCardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
 
     obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    short: reactive[bool] = reactive(False, layout=True)
+    """A short terminal: no empty line for what is open when nothing is."""
 
     def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -46,7 +48,8 @@ class DiezPilesView(DiezCardPainter):
             return 1
         per_row = max(1, (width + PILE_GAP) // (CHIP_WIDTH + PILE_GAP))
         rows = -(-len(self.obs.get("piles") or [1]) // per_row)
-        return rows * (CHIP_HEIGHT + 2) + 2
+        opened = not self.short or bool(self._open_line(self.obs, Style(), Style()).plain)
+        return rows * (CHIP_HEIGHT + 2) + 1 + opened
 
     def _who(self, q: int | None) -> str:
         if q is None:
@@ -87,7 +90,9 @@ class DiezPilesView(DiezCardPainter):
             lines.append(info)
             lines.append(cols)
         lines.append(Text(f"Draw pile {obs['draw_count']} · bag {obs.get('bag_count', 0)} tokens", label))
-        lines.append(self._open_line(obs, alert, label))
+        opened = self._open_line(obs, alert, label)
+        if opened.plain or not self.short:  # a short terminal keeps no empty line
+            lines.append(opened)
         return Group(*lines)
 
     def _open_line(self, obs: dict[str, Any], alert: Style, label: Style) -> Text:

@@ -11,6 +11,8 @@ from typing import Any
 from core import Card as CoreCard
 from core import notation
 
+from ..narration import between_rounds
+
 Obs = dict[str, Any]
 
 # kind: (short label, trap?, what it does, its Proc)
@@ -243,7 +245,7 @@ def prompt_note(obs: Obs) -> str:
     return ""
 
 
-def status_line(obs: Obs, names: Sequence[str]) -> str:
+def status_line(obs: Obs, names: Sequence[str], deals: bool = True) -> str:
     """What is going on at a Diez table and which keys matter now."""
     me = obs.get("me")
     legal = obs.get("legal") or []
@@ -254,8 +256,8 @@ def status_line(obs: Obs, names: Sequence[str]) -> str:
     op = step_op(obs)
     if obs["over"]:
         if obs["match_over"]:
-            return f"{_who(obs['match_winner'], names, me).title()} won the match. n: rematch · ctrl+q: quit"
-        return f"{_who(obs['winner'], names, me).title()} won the round (+{obs['points']}). n: next round"
+            return f"{_who(obs['match_winner'], names, me).title()} won the match. {between_rounds(obs, deals)}"
+        return f"{_who(obs['winner'], names, me).title()} won the round (+{obs['points']}). {between_rounds(obs, deals)}"
     exposed = [i for i, p in enumerate(players) if p["exposed"]]
     if me is not None and me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"

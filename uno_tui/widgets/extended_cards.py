@@ -30,6 +30,30 @@ LABELS: dict[str, str] = {
 }
 """The short Chinese label of each rank, at most 6 cells (numbers show as themselves)."""
 
+EN_LABELS: dict[str, str] = {
+    "S": "Skip", "R": "Rev", "+2": "+2", "W+4": "+4", "W": "Wild", "INF": "Inf",
+    "T4": "T0-4", "T5": "T5-9", "HAND": "Hand", "CLIP": "Clip", "GIFT": "Gift",
+    "WRB": "Rebound", "WPASS": "pass", "DUELC": "DuelC", "DUELN": "DuelN", "CHOSEN": "Chosen",
+    "BOMB": "Bomb", "DISARM": "Disarm", "WGREN": "Grenade", "CURSE": "Curse", "WC4": "C4",
+    "WARG": "Argue", "WIDOW": "Widow", "REGRET": "Regret", "WCAMO": "Camo",
+}
+"""The English label of each rank, for players who do not read Chinese (as wide as the Chinese ones)."""
+
+_english = False
+
+
+def use_english(on: bool) -> None:
+    """Label the cards in English (``on``) or in Chinese; the extended table sets it as it opens
+    (one table at a time in a process, so one setting)."""
+    global _english
+    _english = on
+
+
+def english() -> bool:
+    """Whether the cards are labelled in English."""
+    return _english
+
+
 LABEL_CELLS = 7
 """Cells of the widest label with its colour letter ("Y紧箍咒")."""
 
@@ -38,7 +62,7 @@ RANK_ORDER: tuple[str, ...] = (*(str(n) for n in range(10)), *(f.rank for f in T
 
 def label(card: Card) -> str:
     """The card on a chip: its colour letter and short label ("R7", "Y紧箍咒", "手榴弹")."""
-    text = LABELS.get(card["rank"], card["rank"])
+    text = (EN_LABELS if _english else LABELS).get(card["rank"], card["rank"])
     letter = COLOR_LETTERS.get(card["color"] or "", "")
     return letter + text
 
@@ -61,9 +85,14 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 def gloss(card: Card) -> str:
     """What a card does, in a line: "red 夹子 Clip: take two cards at random from the next player"."""
     face = FACES.get(card["rank"])
+    words = card_words(dict(card))
+    if _english:
+        from ..narration import english_names
+
+        words = english_names(words)
     if face is None:
-        return f"{card_words(dict(card))}: a number card"
-    return f"{card_words(dict(card))}: {face.gloss}"
+        return f"{words}: a number card"
+    return f"{words}: {face.gloss}"
 
 
 CHIP_WIDTH = LABEL_CELLS + 2
@@ -106,5 +135,5 @@ def card_back_text(count: int, style: Style) -> Text:
     return Text("▮" * count if count else "·", style)
 
 
-__all__ = ["CHIP_HEIGHT", "CHIP_WIDTH", "LABELS", "card_words", "ext_chip", "ext_inline", "gloss", "label",
+__all__ = ["CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "card_words", "ext_chip", "ext_inline", "gloss", "label",
            "pad", "rank_words", "sort_key", "zh"]

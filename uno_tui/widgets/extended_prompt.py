@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from core.variants.extended.words import card_words, effect_words
 
+from ..narration import between_rounds
 from .extended_cards import zh
 
 YOU = "You"
@@ -141,10 +142,10 @@ def situation(obs: dict[str, Any], names: Sequence[str]) -> str:
     return f"{actor_name} is playing…"
 
 
-def key_hints(obs: dict[str, Any]) -> str:
-    """The keys that do something now, from the legal moves."""
+def key_hints(obs: dict[str, Any], deals: bool = True) -> str:
+    """The keys that do something now, from the legal moves (``deals``: this seat deals the next round)."""
     if obs["over"]:
-        return "n rematch" if obs.get("match_over") else "n next round"
+        return between_rounds(obs, deals)
     kinds = _kinds(obs)
     phase = obs["phase"]
     hints: list[str] = []

@@ -235,6 +235,8 @@ class ExtStatusLine(Widget):
     """The keys that answer what is asked now."""
 
     obs: reactive[dict[str, Any] | None] = reactive(None)
+    deals = True
+    """Whether this seat deals the next round (a network joiner waits for the host)."""
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is None:
@@ -243,7 +245,7 @@ class ExtStatusLine(Widget):
         self.set_class(any(p["exposed"] for p in obs["players"]), "-alert")
 
     def render(self) -> Text:
-        return Text(key_hints(self.obs) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(key_hints(self.obs, self.deals) if self.obs else "")
 
 
 class ExtHandView(HandView):

@@ -44,6 +44,9 @@ class HandView(CardPainter):
     selected: reactive[int] = reactive(0)
     fresh: reactive[frozenset[int]] = reactive(frozenset())
     """Ids of cards just drawn: marked "new" until you act again."""
+    dense: reactive[bool] = reactive(False, layout=True)
+    """A short terminal: a hand that needs two rows of chips shows each card as one line (its chip's
+    middle), so the log keeps its room."""
 
     class PlayRequested(Message):
         """The human clicked the already selected card: play it."""
@@ -103,6 +106,9 @@ class HandView(CardPainter):
     def watch_fresh(self, fresh: frozenset[int]) -> None:
         self.refresh()
 
+    def watch_dense(self, dense: bool) -> None:
+        self.refresh(layout=True)
+
     def validate_selected(self, value: int) -> int:
         return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
 
@@ -130,8 +136,12 @@ class HandView(CardPainter):
         """The width of one card and the gap after it."""
         return CHIP_WIDTH + GAP
 
+    def _flat(self) -> bool:
+        """Cards drawn one line tall: the terminal is short and the chips would need two rows or more."""
+        return self.dense and len(self.cards) > self._columns(self.content_size.width or 80)
+
     def _row_height(self) -> int:
-        return ROW_HEIGHT
+        return 2 if self._flat() else ROW_HEIGHT
 
     def _columns(self, width: int) -> int:
         return max(1, (width + GAP) // self._slot())
@@ -149,12 +159,13 @@ class HandView(CardPainter):
         playable = self.playable_ids()
         my_turn = self._outlines(playable)
         cols = self._columns(self.content_size.width or 80)
+        flat = self._flat()
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
             chips = [self.draw_chip(c, palette, playable=c["id"] in playable or not my_turn,
                                     selected=start + i == self.selected) for i, c in enumerate(row)]
-            for y in range(CHIP_HEIGHT):
+            for y in ((1,) if flat else range(CHIP_HEIGHT)):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()
             for i, c in enumerate(row):

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from .cards import CardPainter, big_card, card_back, inline_card
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, big_card, card_back, chip, inline_card
 
 BACK_WIDTH = 10
 TOP_WIDTH = 13
@@ -23,6 +23,8 @@ class PileView(CardPainter):
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"pile--label", "pile--alert"}
 
     obs: reactive[dict[str, Any] | None] = reactive(None)
+    short: reactive[bool] = reactive(False, layout=True)
+    """A short terminal: the cards are drawn as chips, the facts beside them in four lines."""
 
     def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -33,6 +35,8 @@ class PileView(CardPainter):
         if obs is None:
             return Text("")
         palette = self.palette()
+        if self.short:
+            return self._render_short(obs, palette)
         # Narrow terminals drop the face-down pile; its count moves to the info column.
         compact = self.content_size.width < FULL_WIDTH
         back = card_back(obs["draw_count"], palette, width=BACK_WIDTH)
@@ -50,6 +54,27 @@ class PileView(CardPainter):
             line.append("  ")
             line.append_text(info[i] if i < len(info) else Text(""))
             lines.append(line)
+        return Group(*lines)
+
+    def _render_short(self, obs: dict[str, Any], palette: dict[str, Style]) -> Group:
+        """Three rows of cards (the draw pile's count on its back, the top card) and the facts beside them."""
+        label = self.get_component_rich_style("pile--label")
+        info = self._info(obs, palette)
+        back = [Text("╭────╮", palette["rim"]), Text(f"│{obs['draw_count']:^4}│", palette["rim"]),
+                Text("╰────╯", palette["rim"])]
+        top = chip(obs["top"], palette, playable=True, selected=False) if obs.get("top") else [Text(" " * 6)] * 3
+        facts = [info[1], info[4], Text(f"{obs['draw_count']} to draw · {len(obs['discard'])} discarded", label)]
+        lines = []
+        for i in range(3):
+            line = Text(no_wrap=True, overflow="crop")
+            line.append_text(back[i])
+            line.append(" ")
+            line.append_text(top[i])
+            line.append("  ")
+            line.append_text(facts[i])
+            lines.append(line)
+        if info[5].plain:  # a stack, a challenge or a roulette on someone
+            lines.append(Text(" " * 15) + info[5])
         return Group(*lines)
 
     def _info(self, obs: dict[str, Any], palette: dict[str, Style]) -> list[Text]:
@@ -94,13 +119,30 @@ class DiscardTrail(CardPainter):
         if obs is not None:
             self.border_title = f"Discard pile · {len(obs['discard'])} cards · newest first"
 
-    def render(self) -> Text:
+    def render(self) -> Group | Text:
         if self.obs is None:
             return Text("")
         palette = self.palette()
+        width, height = self.content_size.width, self.content_size.height
+        cols = (width + 1) // (CHIP_WIDTH + 1)
+        rows = (height - 1) // CHIP_HEIGHT  # a line kept for the count of older cards
+        if cols and rows:  # a tall wide terminal: the cards as chips, as many as fit, newest first
+            return self._chips(list(reversed(self.obs["discard"])), palette, cols, rows)
         text = Text()
         for i, card in enumerate(reversed(self.obs["discard"])):
             if i:
                 text.append(" ")
             text.append_text(inline_card(card, palette))
         return text
+
+    def _chips(self, cards: list[dict[str, Any]], palette: dict[str, Style], cols: int, rows: int) -> Group:
+        shown = cards[:cols * rows]
+        lines: list[Text] = []
+        for start in range(0, len(shown), cols):
+            row = [chip(c, palette, playable=True, selected=False) for c in shown[start:start + cols]]
+            for y in range(CHIP_HEIGHT):
+                lines.append(Text(" ").join(ch[y] for ch in row))
+        if len(cards) > len(shown):
+            older = len(cards) - len(shown)
+            lines.append(Text(f"… and {older} older card{'s' if older != 1 else ''}", palette["rim"]))
+        return Group(*lines)

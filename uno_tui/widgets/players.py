@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -38,7 +39,19 @@ class SeatRows(Widget):
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
-            self.border_title = self.title(obs)
+            self._fit_title(obs)
+
+    def on_resize(self) -> None:
+        if self.obs is not None:
+            self._fit_title(self.obs)
+
+    def _fit_title(self, obs: dict[str, Any]) -> None:
+        """The whole title when the rim has room for it, else the arrows alone (never a word cut short)."""
+        title = self.title(obs)
+        room = self.size.width - 6  # the corners and the spaces around the title
+        if self.size.width and cell_len(title) > room:
+            title = SeatRows.title(self, obs)
+        self.border_title = title
 
     def fg(self, name: str) -> Style:
         """A component style's foreground only, so text keeps the row's (highlighted) background."""

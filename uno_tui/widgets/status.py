@@ -46,6 +46,8 @@ class StatusLine(Widget):
     """What is going on and the keys that matter now; styled by urgency."""
 
     obs: reactive[dict[str, Any] | None] = reactive(None)
+    deals = True
+    """Whether this seat deals the next round (a network joiner waits for the host)."""
 
     def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -61,4 +63,4 @@ class StatusLine(Widget):
         self.set_class(obs["current"] == obs["me"] and not obs["over"], "-your-turn")
 
     def render(self) -> Text:
-        return Text(status_line(self.obs, self.names) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(status_line(self.obs, self.names, self.deals) if self.obs else "")

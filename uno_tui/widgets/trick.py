@@ -101,7 +101,13 @@ class TrickView(CardPainter):
         self.names = list(names)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return 6
+        # Five rows of cards and tags, and the caption (the trump line), wrapped rather than cut.
+        shown = self.render()
+        if not isinstance(shown, Group) or width <= 0:
+            return 6
+        caption = shown.renderables[-1]
+        assert isinstance(caption, Text)
+        return 5 + max(1, len(caption.wrap(self.app.console, width)))
 
     def render(self) -> Group | Text:
         obs = self.obs
