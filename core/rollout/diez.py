@@ -489,11 +489,8 @@ class DiezRollout(Rollout):
     def _apply(self, m: int) -> None:
         p = m & 15
         kind = m >> KIND_SHIFT
-        if kind == K_UNO or kind == K_CATCH:
-            self._call_or_catch(p, kind, m)
+        if self._call_or_catch(p, kind, m):
             return
-        if p != self.exposed:
-            self.exposed = None  # as _call_or_catch does for any other move
         target = (m >> 4) & 15
         card = (m >> CARD_SHIFT) & 255
         if kind == K_PLAY and p != self.current:
