@@ -13,10 +13,10 @@ from typing import Any, Callable
 
 from ..cards import COLORS
 from ..variants.diez.cards import (
-    CHALLENGEABLE, CHOICE_EFFECTS, CHOICE_STACK_EFFECTS, NUMBERS, STACKABLE_PROCS, STACKERS,
+    CHALLENGEABLE, CHOICE_EFFECTS, CHOICE_STACK_EFFECTS, NUMBERS, POWER_RANKS, STACKABLE_PROCS, STACKERS,
     TOKEN_KINDS, TOKEN_LIMIT, UNDERLINED, has_effect,
 )
-from ..variants.diez.game import AIMED_PROCS, JUMP_PHASES, RESTING, _FX_NAMES, _POWER
+from ..variants.diez.game import AIMED_PROCS, JUMP_PHASES, RESTING
 from .base import CARD_SHIFT, KIND_SHIFT, NO_CARD, NO_TARGET, CardTables, Rollout, encode, with_target
 
 HEX, MAGNET, SILENCE, BLOCK, REVEAL, LINK, SNARE, MIRROR, ACE, DOUBLE, SUB, WHITE_TOKEN = range(12)
@@ -75,7 +75,7 @@ class Tables(CardTables):
         self.new_pile = bytes(c.rank in ("CD", "WC") for c in cards)
         self.new_pile_cards = tuple(c.id for c in cards if self.new_pile[c.id])
         assert len(self.new_pile_cards) == 2
-        self.power = bytes(c.color in COLORS and c.rank in _POWER for c in cards)
+        self.power = bytes(c.color in COLORS and c.rank in POWER_RANKS for c in cards)
         self.st_rank = self.ranks.index("ST")
         self.pts = tuple(game.card_points(c) for c in cards)
         by_face: dict[int, list[int]] = {}
@@ -1346,5 +1346,9 @@ _ACTS: dict[str, Callable[[DiezRollout, int, dict], list[int]]] = {
                "proc", "replace", "link", "give_card", "magnet", "needle", "challenge")
 }
 _FX: dict[str, Callable[[DiezRollout, dict], None]] = {
-    rank: getattr(DiezRollout, "_fx_" + name) for rank, name in _FX_NAMES.items()
+    rank: getattr(DiezRollout, "_fx_" + name) for rank, name in {
+        "S": "skip", "R": "reverse", "+2": "draw2", "ST": "stop", "TG": "tag", "DG": "dagger", "TK": "token",
+        "TR": "trade", "SH": "share", "PR": "proc", "CD": "cut", "SL": "steal", "RV": "revive", "SD": "stitch",
+        "W+4": "draw4", "WM": "mulligan", "WF": "flush", "WDC": "drawcolor", "WC": "choice"}.items()
 }
+"""Each card's effect (the engine's ``_FX_NAMES``)."""
