@@ -92,13 +92,8 @@ def engine_moves_per_s(games: list[core.Game], seed: int) -> float:
     moves = 0
     start = clock()
     for g in games:
-        n = g.num_players
         while not g.over:
-            cur = g.current
-            order = sorted(g.to_act(), key=lambda p: (p - cur) % n)
-            if len(order) > 1:
-                order = order[1:] + order[:1]
-            legal = [(p, a) for p in order for a in g.legal_actions(p)]
+            legal = [(p, a) for p in g.acting_order() for a in g.legal_actions(p)]
             g.apply(*legal[int(rng.random() * len(legal))])
             moves += 1
     return moves / (clock() - start)

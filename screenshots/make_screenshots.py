@@ -297,7 +297,6 @@ async def extended(size: tuple[int, int], out: Path) -> None:
     app = UnoApp(LocalSession(TableConfig(variant="extended", seed=2, setup=EXTENDED_SETUP)), pacing=(600.0, 600.0))
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
-        table = app.screen
         game = app.session.game
 
         def card(p: int, text: str) -> int:
@@ -305,7 +304,7 @@ async def extended(size: tuple[int, int], out: Path) -> None:
 
         for p, action in ((1, Action("play", card(1, "YCURSE"), None, 2)), (2, Action("accept")),
                           (2, Action("play", card(2, "Y9"))), (3, Action("play", card(3, "Y+2")))):
-            table._after(app.session._redact(game.apply(p, action)))  # type: ignore[attr-defined]
+            app.session.move_for(p, action)
         await pilot.pause(0.1)
         stack = next(a for a in app.session.observation()["legal"] if a["kind"] == "play")
         await select_card(pilot, app, stack["card"])

@@ -32,12 +32,9 @@ dealer, the deal's events) are the match's and stay as they were."""
 
 
 def engine_moves(g: core.Game) -> list[tuple[int, core.Action]]:
-    """Every (player, action) now, in the order ``core.bots.simulate.play_round`` asks."""
-    n, cur = g.num_players, g.current
-    order = sorted(g.to_act(), key=lambda p: (p - cur) % n)
-    if len(order) > 1:
-        order = order[1:] + order[:1]
-    return [(p, a) for p in order for a in g.legal_actions(p)]
+    """Every (player, action) now, in ``Game.acting_order()`` (the order ``core.bots.simulate``
+    asks them)."""
+    return [(p, a) for p in g.acting_order() for a in g.legal_actions(p)]
 
 
 def compare(g: core.Game, r: rollout.Rollout, where: Any) -> None:

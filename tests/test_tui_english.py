@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import re
 
-from tui_support import text_of
+from tui_support import table_of, text_of
 from uno_tui.app import UnoApp
-from uno_tui.screens import NewGameScreen, TableScreen
+from uno_tui.screens import NewGameScreen
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import GameLog
-from uno_tui.widgets.extended_cards import english, label
+from uno_tui.faces.extended.cards import english, label
 
 CJK = re.compile(r"[\u2e80-\u9fff]")
 SETUP = {"hands": [["RCLIP", "GREGRET", "R1", "WGREN"], ["YCURSE", "R2"], ["Y9", "R4"], ["Y+2", "G1"]],
          "discard": ["Y3"], "current": 1}
-
-
-def _table(app: UnoApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 async def _shown(english_cards: bool) -> tuple[str, str]:
@@ -25,12 +21,12 @@ async def _shown(english_cards: bool) -> tuple[str, str]:
                  pacing=(600.0, 600.0))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        table = _table(app)
+        table = table_of(app)
         game = app.session.game
         curse = next(c.id for c in game.hand(1) if str(c) == "YCURSE")
         from core import Action
 
-        table._after(app.session._redact(game.apply(1, Action("play", curse, None, 2))))
+        app.session.move_for(1, Action("play", curse, None, 2))
         await pilot.pause()
         hand = text_of(table.query_one("#hand"))
         log = "\n".join(t.plain for t in table.query_one(GameLog).entries)
@@ -52,7 +48,7 @@ async def test_chinese_card_names_by_default() -> None:
 def test_the_labels_fit_their_chips() -> None:
     from rich.cells import cell_len
 
-    from uno_tui.widgets import extended_cards
+    from uno_tui.faces.extended import cards as extended_cards
 
     extended_cards.use_english(True)
     try:

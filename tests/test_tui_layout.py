@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 from textual.widgets._toast import Toast
 
-from tui_support import settle_when, text_of, until
+from tui_support import settle_when, table_of, text_of, until
 from uno_tui.app import UnoApp
 from uno_tui.screens import TableScreen
 from uno_tui.screens.confirm import ConfirmScreen
 from uno_tui.screens.log_screen import LogScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog
 from uno_tui.widgets.log import WrappingLog
 
 VARIANTS = ("classic", "nomercy", "wildrawz", "diez", "extended")
 WAIT = (600.0, 600.0)
 """Bots that wait: the table stays at its first position."""
-
-
-def table_of(app: App[Any]) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def log_rows(table: TableScreen) -> int:

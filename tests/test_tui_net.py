@@ -20,12 +20,13 @@ from textual.widgets import Static
 from net import BotClient, Client
 from net.discovery import Found
 from net.testing import card_ids, start_host
-from tui_support import until
+from tui_support import at_table, notifications, until
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
 from uno_tui.screens import ColorPicker, RoundOverScreen
-from uno_tui.widgets import GameLog, HandView, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog, HandView
 
 SIZE = (110, 36)
 
@@ -37,13 +38,6 @@ def _private_state(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # -- helpers --------------------------------------------------------------------------
-def at_table(app: NetApp) -> bool:
-    """The network table is on screen and drawn (pushing it is not enough: it mounts a moment later)."""
-    table = app.table
-    return isinstance(app.screen, NetTableScreen) and table is app.screen and table.obs is not None \
-        and bool(table.query("#hand-panel"))
-
-
 def shown(widget: Any) -> str:
     """What a widget shows, as plain text."""
     content = widget.content if isinstance(widget, Static) else widget.render()
@@ -56,10 +50,6 @@ def shown(widget: Any) -> str:
 
 def log_text(screen: NetTableScreen) -> str:
     return "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
-
-
-def notifications(app: NetApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 async def select(pilot: Pilot, hand: HandView, card_id: int) -> None:
@@ -98,7 +88,7 @@ async def take_turn(pilot: Pilot, app: NetApp) -> None:
                 await until(pilot, lambda: isinstance(app.screen, ColorPicker), what="the colour picker")
                 await pilot.press(play["color"][0])
     await until(pilot, lambda: app.session.observation()["version"] > before or len(app.session.received) > answered,
-                3, "the host's answer")
+                what="the host's answer")
 
 
 async def my_turn_or_over(pilot: Pilot, app: NetApp, timeout: float = 10.0) -> dict[str, Any]:
@@ -300,13 +290,13 @@ async def test_join_without_an_address_lists_lan_tables_or_asks_for_one(found: b
             status = screen.query_one("#browse-status")
             if found:
                 await until(pilot, lambda: "Den on box" in str(screen.query_one("#found").get_option_at_index(0).prompt)
-                            if screen.found else False, 5, "the list")
+                            if screen.found else False, what="the list")
                 await pilot.press("enter")
             else:
                 await until(pilot, lambda: "no table found" in shown(status), what="the explanation")
                 await pilot.press("1", "2", "7", ".", "0", ".", "0", ".", "1", ":", *str(host.port), "enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None
-                        and app.session.lobby is not None, 5, "the lobby")
+                        and app.session.lobby is not None, what="the lobby")
             assert "Den's table" in shown(app.screen.query_one("#lobby-title"))
     finally:
         await app.shutdown()
@@ -340,7 +330,7 @@ async def test_a_wrong_password_is_said_and_typed_again_from_an_empty_box() -> N
             await until(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the connect screen")
             screen = app.screen
             await until(pilot, lambda: any("wrong password" in shown(w).lower() for w in screen.query("#connect-error")),
-                        5, "the refusal")
+                        what="the refusal")
             box = screen.query_one("#password")
             await until(pilot, lambda: screen.focused is box, what="the password box")
             await pilot.press("x", "enter")  # wrong again: said again, and the box is emptied for the next try
@@ -394,7 +384,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
             assert "n or enter: next round" in shown(app.screen.query_one("#round-keys"))  # the host deals
             await pilot.press("n")  # the host deals the next round for everyone
             await until(pilot, lambda: isinstance(app.screen, NetTableScreen)
-                        and not app.session.observation()["over"], 5, "round 2")
+                        and not app.session.observation()["over"], what="round 2")
             assert app.session.observation()["round"] == 1 and host.phase == "playing"
             assert "Round 2" in log_text(app.table)
             spectated = await _next(watcher, "update", lambda m: m["obs"]["round"] == 1)
@@ -419,11 +409,11 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             await until(pilot, lambda: host.can_start(), what="Rob seated")
             await pilot.press("s")
             await until(pilot, lambda: app.table is not None and app.client.observation is not None
-                        and app.session.observation()["over"], 20, "the end of the match")
+                        and app.session.observation()["over"], what="the end of the match")
             assert app.session.observation()["match_over"] and host.phase == "finished"
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
             await until(pilot, lambda: app.client is not None and app.client.connected and app.client.ended is None,
-                        5, "the host's seat back after the end")
+                        what="the host's seat back after the end")
             await pilot.press("r")
             # (The timer plays the rematch's turns for the host too: it may be over again soon.)
             await until(pilot, lambda: "New match · Round 1" in log_text(app.table), what="the rematch")
@@ -505,7 +495,7 @@ async def test_every_move_the_host_makes_for_you_is_shown_in_the_log_and_as_a_no
             await in_lobby(pilot, app)
             await pilot.press("r")  # and then no key at all: the timer plays every turn
             await until(pilot, lambda: app.table is not None and app.table.is_mounted
-                        and "for you in round 1: your turn timer ran out" in log_text(app.table), 10)
+                        and "for you in round 1: your turn timer ran out" in log_text(app.table))
             assert any("The host " in m and "your turn timer ran out" in m for m in notifications(app))
     finally:
         await app.shutdown()

@@ -11,11 +11,10 @@ import core
 from net import discovery
 from net.discovery import Found
 from net.testing import start_host
-from tui_support import until
-from uno_tui.narration import status_line
+from tui_support import at_table, until
+from uno_tui.faces.classic.words import status_line
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen
-from uno_tui.netplay.table import NetTableScreen
 from uno_tui.widgets import GameLog, StatusLine
 
 SIZE = (100, 32)
@@ -36,10 +35,6 @@ class CountingApp(NetApp):
         self.titles.append(title)
 
 
-def at_table(app: NetApp) -> bool:
-    return isinstance(app.screen, NetTableScreen) and app.table is app.screen and app.table.obs is not None
-
-
 @pytest.mark.parametrize("bell", [True, False])
 async def test_the_bell_and_title_call_you_when_it_becomes_your_turn(bell: bool) -> None:
     host = await start_host(seats=2, bots=1, rounds=1, seed=11, bot_delay=0.01)
@@ -50,7 +45,7 @@ async def test_the_bell_and_title_call_you_when_it_becomes_your_turn(bell: bool)
             await pilot.press("r")
             await until(pilot, lambda: at_table(app), what="the table")
             obs = await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"] and o,
-                              5, "my turn")
+                              what="my turn")
             assert obs["current"] == obs["me"]
             if bell:
                 assert app.bells == 1 and app.titles[-1].startswith("▶ your turn")
@@ -93,7 +88,7 @@ async def test_after_a_failed_join_from_the_list_typing_goes_to_the_address_box(
             screen = app.screen
             await pilot.press("enter")
             await until(pilot, lambda: "cannot reach" in str(screen.query_one("#connect-error").render()).lower(),
-                        5, "the error")
+                        what="the error")
             address = screen.query_one("#address")
             await until(pilot, lambda: screen.focused is address, what="the address box focused")
             await pilot.press("end", "9")
@@ -134,7 +129,7 @@ async def test_a_rejoined_player_s_log_shows_the_round_so_far() -> None:
             await until(pilot, lambda: (o := app.session.observation())["current"] == o["me"], what="my turn")
             await pilot.press("d")  # a move of mine, so the round has a history of more than the deal
             await until(pilot, lambda: any(e.get("player") == 0 for u in app.session.received
-                                           for e in u["events"] if e["kind"] == "draw"), 5, "the draw")
+                                           for e in u["events"] if e["kind"] == "draw"), what="the draw")
             before = [t.plain for t in app.table.query_one(GameLog).entries if not t.plain.startswith("──")]
         await app.shutdown()
         again = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)

@@ -6,18 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from tui_support import settle_when, until
+from tui_support import log_entries, settle_when, until
 from uno_tui.app import UnoApp
 from uno_tui.cli import main
 from uno_tui.screens import TableScreen
 from uno_tui.screens.confirm import ConfirmScreen
 from uno_tui.session import LocalSession, SaveError, TableConfig
-from uno_tui.widgets import GameLog
-
-
-def log_text(app: UnoApp) -> str:
-    table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
-    return "\n".join(t.plain for t in table.query_one(GameLog).entries)
 
 
 async def test_ctrl_q_during_a_round_asks_first() -> None:
@@ -66,7 +60,7 @@ async def test_a_local_match_is_saved_as_it_goes_and_resumed_where_it_was(tmp_pa
                     await pilot.press("p")
         await pilot.pause()
         before = app.session.observation()
-        shown = log_text(app)
+        shown = log_entries(app)
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "uno-tui play --resume" in str(app.screen.query_one("#confirm-detail").render())
@@ -82,7 +76,7 @@ async def test_a_local_match_is_saved_as_it_goes_and_resumed_where_it_was(tmp_pa
         await pilot.pause()
         # The log tells the round so far: every line the table had shown of it.
         moves = [line for line in shown.splitlines() if not line.startswith("──")]
-        told = log_text(again)
+        told = log_entries(again)
         assert moves and all(line in told for line in moves)
 
 

@@ -11,9 +11,6 @@ import contextlib
 import sys
 from typing import Callable, Iterator, Sequence
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
-"""Variants the tables know how to draw and drive; simulate takes any registered one."""
-
 DEFAULT_PLAYERS = 4
 DEFAULT_BOTS = "normal"
 
@@ -87,6 +84,8 @@ def _seed(text: str) -> int | str:
 def build_parser() -> argparse.ArgumentParser:
     import core  # cheap: pure Python, no Textual
     from core.bots import LEVELS, easy, normal  # noqa: F401  (importing a level registers it)
+
+    from .faces import TABLE_VARIANTS  # the games the tables can draw (no Textual); simulate takes any
 
     levels = sorted(LEVELS)
 

@@ -1,20 +1,26 @@
 """Sessions: what the table talks to.
 
-The app never touches :class:`core.Game` directly. It reads observation
-dicts, shows redacted :class:`core.Event` lists and sends :class:`core.Action`
-intents, all through the :class:`Session` protocol. :class:`LocalSession`
-implements it with an in-process game and bots; a network client will
-implement the same protocol later, so nothing in the UI may depend on more.
+The app never touches :class:`core.Game` directly. It reads observation dicts, shows redacted
+:class:`core.Event` lists and sends :class:`core.Action` intents, all through the
+:class:`Session` protocol. :class:`LocalSession` implements it with an in-process game and bots;
+:class:`uno_tui.netplay.session.NetSession` with a seat at a remote table.
+
+One push path: whatever changes the table (your intent, a bot's move, the next deal, the host's
+update) reaches the table screen as a :class:`SessionChanged` message the session posts to it.
+Sending only sends; it returns nothing.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import msgpack
+from textual.message import Message
+from textual.timer import Timer
 
 import core
 from core import Action, Event
@@ -24,16 +30,46 @@ Observation = dict[str, Any]
 
 BOT_NAMES: tuple[str, ...] = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo")
 
+MIN_TIMER = 0.005
+"""Fast mode still goes through a timer (a zero interval is not allowed), so keys stay responsive."""
+
+
+class SessionChanged(Message, bubble=False):
+    """The table changed: ``events`` are what happened, as this seat may see them (the observation
+    is read afresh from the session)."""
+
+    def __init__(self, events: list[Event]) -> None:
+        super().__init__()
+        self.events = events
+
+
+class Watcher(Protocol):
+    """The table screen a session tells of every change (and on whose clock its bots move)."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def set_timer(self, delay: float, callback: Callable[[], Any]) -> Timer: ...
+
+    @property
+    def watching(self) -> bool:
+        """The human can see the table now (it is on top, big enough, and has told the deal)."""
+
 
 class Session(Protocol):
-    """One player's seat at a table: observations in, intents out."""
+    """One player's seat (or a spectator's chair) at a table: observations in, intents out."""
 
     names: list[str]
     """Seat names, one per player (the human's own name included)."""
-    me: int
-    """The human's seat."""
     labels: list[str]
     """Short descriptions of the seats for the screen ("normal bot", "you", ...)."""
+
+    @property
+    def me(self) -> int | None:
+        """The human's seat; ``None`` for a spectator."""
+
+    @property
+    def deals(self) -> bool:
+        """Whether this seat deals the next round (a network joiner waits for the host)."""
 
     def observation(self) -> Observation:
         """The human's current view (``core.Game.observation`` format)."""
@@ -42,20 +78,22 @@ class Session(Protocol):
         """What happened in the current round so far, as the human saw it: the deal, and the moves
         since when the table opens on a round under way (a resumed game, a rejoined seat)."""
 
-    def send(self, action: Action) -> list[Event]:
-        """Carry out the human's intent; raises :class:`core.IllegalAction` with a reason."""
+    def attach(self, watcher: Watcher | None, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+        """Post :class:`SessionChanged` to ``watcher`` from now on (``None``: to nobody). ``pacing``:
+        the pause before each move of the others, in seconds (low, high); a remote host keeps its own."""
 
-    def bot_step(self) -> list[Event] | None:
-        """Let one other player act; ``None`` when nobody else wants to act now."""
+    def wake(self) -> None:
+        """The watcher can be watched again (it was covered, or too small): the others may move on."""
 
-    deals: bool
-    """Whether this seat deals the next round (a network joiner waits for the host)."""
+    def send(self, action: Action) -> None:
+        """Carry out (or send) the human's intent; raises :class:`core.IllegalAction` with a reason
+        when it can be refused at once. What it changes arrives as a :class:`SessionChanged`."""
 
-    def next_round(self) -> list[Event]:
-        """Deal the next round of the match."""
+    def next_round(self) -> None:
+        """Deal the next round of the match (raises :class:`core.IllegalAction` when this seat cannot)."""
 
-    def rematch(self) -> list[Event]:
-        """Start a fresh match with the same seats."""
+    def rematch(self) -> None:
+        """Start a fresh match with the same seats (raises :class:`core.IllegalAction` when this seat cannot)."""
 
 
 @dataclass
@@ -92,13 +130,18 @@ class SaveError(ValueError):
 
 
 class LocalSession:
-    """A local game: the human in seat 0, bots in the others."""
+    """A local game: the human in seat 0, bots in the others.
+
+    The bots move on the watching table's clock, one move after each pause, while the human can
+    see the table (:meth:`attach`, :meth:`wake`); :meth:`bot_step` makes one move at once.
+    """
 
     me = 0
     deals = True
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config
+        self._unwatched()
         n = config.players
         me = config.name or "You"
         self.names = [me] + [b for b in BOT_NAMES if b != me][: n - 1]
@@ -130,10 +173,20 @@ class LocalSession:
     def opening_events(self) -> list[Event]:
         return self._redact(self.game.deal_events) + self.round_events
 
-    def send(self, action: Action) -> list[Event]:
-        return self._moved(self.game.apply(self.me, action))
+    def attach(self, watcher: Watcher | None, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+        self._stop()
+        self._watcher = watcher
+        self.pacing = pacing
+        self._schedule()
+
+    def wake(self) -> None:
+        self._schedule()
+
+    def send(self, action: Action) -> None:
+        self._moved(self.game.apply(self.me, action))
 
     def bot_step(self) -> list[Event] | None:
+        """Let one bot act now (and tell the watcher); ``None`` when no bot wants to act."""
         game = self.game
         cur, n = game.current, game.num_players
         # Seat order from the player whose turn it is, but out-of-turn players
@@ -146,25 +199,66 @@ class LocalSession:
                 return self._moved(game.apply(p, action))
         return None
 
-    def next_round(self) -> list[Event]:
+    def move_for(self, seat: int, action: Action) -> list[Event]:
+        """Make ``action`` for ``seat`` as its bot would (a scripted move, for tests and screenshots);
+        the watcher is told as of any move."""
+        return self._moved(self.game.apply(seat, action))
+
+    def next_round(self) -> None:
         events = self._redact(self.game.next_round())
         self.round_events = []
         self.save()
-        return events
+        self._changed(events)
 
-    def rematch(self) -> list[Event]:
+    def rematch(self) -> None:
         self._match += 1
         self._new_match()
         self.round_events = []
         self.save()
-        return self.opening_events()
+        self._changed(self.opening_events())
 
-    # -- the save ---------------------------------------------------------------------
+    # -- telling the watcher, and the bots' pace ------------------------------------------
+    def _unwatched(self) -> None:
+        self._watcher: Watcher | None = None
+        self.pacing: tuple[float, float] = (0.6, 0.9)
+        """The pause before each bot's move, in seconds (low, high); (0, 0) moves at once."""
+        self._rng = random.Random()  # pacing jitter only; the game's randomness is in core
+        self._timer: Timer | None = None
+
     def _moved(self, events: Sequence[Event]) -> list[Event]:
         shown = self._redact(events)
         self.round_events.extend(shown)
         self.save()
+        self._changed(shown)
         return shown
+
+    def _changed(self, events: list[Event]) -> None:
+        if self._watcher is not None:
+            self._watcher.post_message(SessionChanged(events))
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """(Re)start the pause before the bots' next move; none once the round is over."""
+        self._stop()
+        if self._watcher is None or self.game.over:
+            return
+        low, high = self.pacing
+        delay = self._rng.uniform(low, high) if high > 0 else MIN_TIMER
+        self._timer = self._watcher.set_timer(delay, self._tick)
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _tick(self) -> None:
+        self._timer = None
+        if self._watcher is None or not self._watcher.watching:
+            return  # the watcher wakes the bots when the table can be seen again
+        self.bot_step()
+        # None: nobody else wants to act; the next change (your move) wakes the bots.
+
+    # -- the save ---------------------------------------------------------------------
 
     @property
     def in_progress(self) -> bool:
@@ -215,6 +309,7 @@ class LocalSession:
             raise SaveError(f"{path} cannot be resumed: {e}") from None
         session = cls.__new__(cls)
         session.config = config
+        session._unwatched()
         session.names = list(game.names)
         session.labels = ["you"] + [f"{config.bots} bot"] * (len(game.names) - 1)
         session._match = int(data["match"])

@@ -8,9 +8,10 @@ each observation, so one bot object can sit at any table.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable
 
 from ..actions import Action
+from ..observation import Observation
 
 ANY = "*"
 """The variant key of a strategy that plays every variant."""
@@ -25,12 +26,12 @@ class Bot:
         # Bots keep their own generator: the engine's randomness stays in the deck.
         self.rng = random.Random(seed)
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         """The action to take now for ``obs["me"]``, or ``None`` to let a chance go."""
         raise NotImplementedError
 
     @staticmethod
-    def legal(obs: dict[str, Any]) -> list[Action]:
+    def legal(obs: Observation) -> list[Action]:
         return [Action.from_dict(a) for a in obs.get("legal", ())]
 
     @staticmethod
@@ -74,7 +75,7 @@ class TableBot(Bot):
             bot = self._by_variant[variant] = cls(self._seed)
         return bot
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         return self.strategy(obs["variant"]).choose(obs)
 
 

@@ -31,20 +31,16 @@ class SimulationResult:
 def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
     """Play one round with ``bots[p]`` deciding for seat p; return the move count.
 
-    Each step asks every player who may act, in seat order starting from the
-    player whose turn it is, and applies the first action offered, so
-    out-of-turn calls race fairly with the turn.
+    Each step asks every player who may act, in :meth:`~core.Game.acting_order`
+    (out-of-turn players first, as a person would shout "UNO!"), and applies the
+    first action offered, so out-of-turn calls race fairly with the turn.
     """
     moves = 0
-    n = game.num_players
     while not game.over:
         if moves >= max_moves:
             raise RuntimeError(f"round did not end after {max_moves} moves")
         acted = False
-        cur = game.current
-        order = sorted(game.to_act(), key=lambda p: (p - cur) % n)
-        # Out-of-turn players get the first word, as a person would shout "UNO!".
-        for p in order[1:] + order[:1] if len(order) > 1 else order:
+        for p in game.acting_order():
             action = bots[p].choose(game.observation(p))
             if action is not None:
                 game.apply(p, action)
@@ -52,7 +48,7 @@ def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
                 acted = True
                 break
         if not acted:
-            raise RuntimeError(f"no bot acted, though it is player {cur}'s turn")
+            raise RuntimeError(f"no bot acted, though it is player {game.current}'s turn")
     return moves
 
 

@@ -125,9 +125,9 @@ class Rollout:
     def moves(self) -> list[int]:
         """Every legal move now, of every player who may act, in the engine's act order.
 
-        The players of the engine's ``to_act()`` sorted by distance from the current player and
-        rotated by one, so that out-of-turn players come first and the current player last (the
-        order ``core/bots/simulate.py`` asks them in); each player's ``legal_actions()`` in the
+        The players of the engine's ``to_act()`` in its ``acting_order()`` (by distance from the
+        player the game waits on, out-of-turn players first and that player last, the order
+        ``core/bots/simulate.py`` asks them in); each player's ``legal_actions()`` in the
         engine's order. Empty once :attr:`over`. The list is shared: do not change it.
         """
         raise NotImplementedError
@@ -210,12 +210,14 @@ class Rollout:
         the game's scores already)."""
         self.scores0 = [s - q for s, q in zip(self.scores0, self.points())]
 
-    def _act_order(self, actors: Sequence[int]) -> list[int]:
-        """``actors`` (seat order) in the order the engine's simulator asks them: by distance from
-        the current player, then rotated by one so out-of-turn players speak first."""
-        n, cur = self.n, self.current
-        order = sorted(actors, key=lambda p: (p - cur) % n)
-        return order[1:] + order[:1] if len(order) > 1 else order
+    def _act_order(self, actors: Sequence[int], first: int) -> list[int]:
+        """``actors`` (seat order) in the engine's ``Game.acting_order()``: by distance from
+        ``first``, the player the game waits on, who comes last (out-of-turn players speak first)."""
+        if len(actors) < 2:
+            return list(actors)
+        n = self.n
+        order = sorted(actors, key=lambda q: (q - first) % n)
+        return [q for q in order if q != first] + [q for q in order if q == first]
 
     def _shuffled(self, cards: list[int]) -> list[int]:
         out = self.chance.shuffled(cards, self.epoch)

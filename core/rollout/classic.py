@@ -174,13 +174,13 @@ class ClassicRollout(Rollout):
 
     def _all_moves(self) -> list[int]:
         n, x, out = self.n, self.exposed, self.out
+        cur = self.current
         if x is not None:
             actors = [p for p in range(n) if not out[p]]
         else:
-            cur = self.current
             actors = [p for p in range(n) if p == cur or self._out_of_turn(p)]
         ms: list[int] = []
-        for p in self._act_order(actors):
+        for p in self._act_order(actors, cur):
             ms += self._legal(p)
         return ms
 
@@ -368,6 +368,8 @@ class ClassicRollout(Rollout):
         T = self.T
         if T.draws_until_playable or self.mercy:
             got = []
+            # No Mercy's Mercy rule: no more drawing at the 25th card (the player is out).
+            limit = self.mercy - len(self.hands[p]) if self.mercy else 1 << 30
             if T.draws_until_playable and not T.honest_only:
                 # Until a card matches (a bluff is no bar): the pile read directly.
                 m = self.m
@@ -376,7 +378,7 @@ class ClassicRollout(Rollout):
                     if c < 0:
                         break
                     got.append(c)
-                    if m[c]:
+                    if m[c] or len(got) >= limit:
                         break
             else:
                 while True:
@@ -384,7 +386,7 @@ class ClassicRollout(Rollout):
                     if c < 0:
                         break
                     got.append(c)
-                    if not T.draws_until_playable or self._may_play_drawn(p, c):
+                    if not T.draws_until_playable or self._may_play_drawn(p, c) or len(got) >= limit:
                         break
             self._give(p, got)
             if self.over or self.out[p]:

@@ -16,7 +16,8 @@ from ..variants.diez.cards import (
     CHALLENGEABLE, CHOICE_EFFECTS, CHOICE_STACK_EFFECTS, NUMBERS, POWER_RANKS, STACKABLE_PROCS, STACKERS,
     TOKEN_KINDS, TOKEN_LIMIT, UNDERLINED, has_effect,
 )
-from ..variants.diez.game import AIMED_PROCS, JUMP_PHASES, RESTING
+from ..variants.diez.decisions import AIMED_PROCS
+from ..variants.diez.steps import JUMP_PHASES, RESTING
 from .base import CARD_SHIFT, KIND_SHIFT, NO_CARD, NO_TARGET, CardTables, Rollout, encode, with_target
 
 HEX, MAGNET, SILENCE, BLOCK, REVEAL, LINK, SNARE, MIRROR, ACE, DOUBLE, SUB, WHITE_TOKEN = range(12)
@@ -262,28 +263,36 @@ class DiezRollout(Rollout):
         if self.over:
             ms = []
         else:
-            jumps = self._jumps() if self.phase in JUMP_PHASES and True in self.jump_ok else {}
+            d = self._decider()
+            jumps = self._jumps(d) if self.phase in JUMP_PHASES and True in self.jump_ok else {}
             if self.exposed is not None:
-                ms = self._all_moves([p for p in range(self.n) if not self.out[p]], jumps)
+                ms = self._all_moves([p for p in range(self.n) if not self.out[p]], jumps, d)
             elif jumps:
-                ms = self._all_moves(sorted([*jumps, self.current]), jumps)
+                ms = self._all_moves(sorted([*jumps, d]), jumps, d)
             else:
-                ms = self._turn_moves(self.current)
+                ms = self._turn_moves(d)
         self._ms = ms
         return ms
 
-    def _all_moves(self, actors: list[int], jumps: dict[int, list[int]]) -> list[int]:
+    def _decider(self) -> int:
+        """The player the game waits on: the turn's, or the one a waiting step asks."""
+        if self.phase in RESTING or not self.queue:
+            return self.current
+        s = self.queue[0]
+        return s.get("asks", s["who"])
+
+    def _all_moves(self, actors: list[int], jumps: dict[int, list[int]], d: int) -> list[int]:
         ms: list[int] = []
-        cur = self.current
-        for p in self._act_order(actors):
-            ms += self._exposure(p, self._turn_moves(p) if p == cur else jumps.get(p, []))
+        for p in self._act_order(actors, d):
+            ms += self._exposure(p, self._turn_moves(p) if p == d else jumps.get(p, []))
         return ms
 
-    def _jumps(self) -> dict[int, list[int]]:
-        """Every player's jump-ins (the engine's out-of-turn actions), by player; players with
-        none are left out. Per player: piles in order, the identical card before the Stop."""
+    def _jumps(self, cur: int) -> dict[int, list[int]]:
+        """Every player's jump-ins (the engine's out-of-turn actions) while the game waits on
+        ``cur``, by player; players with none are left out. Per player: piles in order, the
+        identical card before the Stop."""
         T = self.T
-        hands, n, cur = self.hands, self.n, self.current
+        hands, n = self.hands, self.n
         out: dict[int, list[int]] = {}
         single = len(self.piles) == 1
         for i, pile in enumerate(self.piles):
@@ -493,7 +502,7 @@ class DiezRollout(Rollout):
             return
         target = (m >> 4) & 15
         card = (m >> CARD_SHIFT) & 255
-        if kind == K_PLAY and p != self.current:
+        if kind == K_PLAY and p != self._decider():
             self._jump_in(p, card, 0 if target == NO_TARGET else target)
             return
         ph = self.phase
@@ -597,9 +606,9 @@ class DiezRollout(Rollout):
     def _jump_in(self, p: int, card: int, i: int) -> None:
         if self.reversed[i]:
             self.direction = -self.direction
-        cur = self.current
-        if len(self.hands[cur]) != 1:
-            self.declared[cur] = False
+        d = self._decider()  # the interrupted player: their call announced a play they no longer make
+        if len(self.hands[d]) != 1:
+            self.declared[d] = False
         self.queue = []
         self.pending = None
         self.drawn = None
@@ -684,8 +693,13 @@ class DiezRollout(Rollout):
                 return
 
     def _wait(self, s: dict, phase: str | None = None, who: int | None = None) -> bool:
+        """Wait on ``s`` in its phase (or ``phase``) for its player (or ``who``, kept as ``asks``);
+        the turn stays :attr:`current`'s."""
         self.phase = phase or s["op"]
-        self.current = s["who"] if who is None else who
+        if who is None or who == s["who"]:
+            s.pop("asks", None)
+        else:
+            s["asks"] = who
         return True
 
     def _step_end(self, s: dict) -> bool:
@@ -955,8 +969,8 @@ class DiezRollout(Rollout):
                 end["to"] = v
                 self.queue.insert(0, _step_draw(p, until=s["color"], reason="guilty"))
             else:
-                self.queue[0:0] = [_step_draw(v, until=s["color"], forced=True, reason="innocent"),
-                                   _step_draw(v, 2, forced=True, reason="innocent")]
+                # one forced draw: until the colour, then 2 (Hex once, Double all of it, one Magnet)
+                self.queue.insert(0, _step_draw(v, 2, until=s["color"], forced=True, reason="innocent"))
         else:  # Choice
             if guilty:
                 if self.queue and self.queue[0]["op"] == "effect":
@@ -1301,7 +1315,7 @@ class DiezRollout(Rollout):
                     s["counted"] += 1
                     if cname[col[c]] == s["until"]:
                         s["until"] = None
-                        s["n"] = (s["counted"] if s["double"] else 0) + s["hex"]
+                        s["n"] = s["n"] * (2 if s["double"] else 1) + (s["counted"] if s["double"] else 0) + s["hex"]
                 else:
                     s["n"] -= 1
                 if T.rk[c] == needle_rank and (s["n"] > 0 or s["until"] is not None):

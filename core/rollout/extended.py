@@ -14,9 +14,8 @@ from typing import Any
 
 from ..cards import COLORS
 from ..variants.extended import effects as fx
-from ..variants.extended.game import (
-    CHANGES_LAST_BLACK, DUEL_COLORS, NAMES_COLOR, PLAIN, TARGETED, TRANSFER,
-)
+from ..variants.extended.decisions import DUEL_COLORS
+from ..variants.extended.plays import CHANGES_LAST_BLACK, NAMES_COLOR, PLAIN, TARGETED, TRANSFER
 from .base import CARD_SHIFT, KIND_SHIFT, NO_CARD, NO_TARGET, CardTables, Rollout, clone, encode
 
 KINDS = ("direction", "accept", "refuse", "play", "camo", "draw", "pass", "attach", "send", "choose",
@@ -149,7 +148,7 @@ class ExtendedRollout(Rollout):
 
     def _actor(self) -> int:
         """Who must act now: the turn's player, or the one an interaction waits for."""
-        return self.ctx["actor"] if self.ctx is not None else self.current
+        return self.ctx["who"] if self.ctx is not None else self.current
 
     def _top(self) -> int:
         return self.last if self.last is not None else self.discard[-1]
@@ -195,7 +194,7 @@ class ExtendedRollout(Rollout):
             ms = []
         elif self.exposed is not None:
             ms = []
-            for p in self._act_order(self._active()):
+            for p in self._act_order(self._active(), self._actor()):
                 ms += self._legal(p)
         else:
             ms = self._actions(self._actor())
@@ -471,7 +470,7 @@ class ExtendedRollout(Rollout):
             self._judge()
         else:
             e["layers"].append({"by": p, "cards": []})
-            self.ctx = {"type": "attach", "actor": p, "effect": e, "left": 2, "before": before}
+            self.ctx = {"op": "attach", "who": p, "effect": e, "left": 2, "before": before}
             self.phase = "attach"
 
     def _send(self, e: dict[str, Any], to: int) -> None:
@@ -524,10 +523,14 @@ class ExtendedRollout(Rollout):
         for c in back:
             self.discard.remove(c)
         riders = had - set(fx.attached(e)) if alive else had
-        if move["last"] is not None:
-            self.last, self.color = move["last"], move["color"]
+        if move["last"] is not None and self.last in back:
+            # last goes back to the card it covered, if that is still on the pile; else the pill is last
+            if move["last"] in self.discard:
+                self.last, self.color = move["last"], move["color"]
+            else:
+                self.last, self.color = card, self.T.cstr[card]
         self.hands[q] += list(back) + sorted(riders)
-        self.declared[q] = False
+        self._hand_grew(q)
         if alive:
             self.effects[e["on"]].append(e)
         self.last_turn = None
@@ -602,6 +605,8 @@ class ExtendedRollout(Rollout):
             t["plays"].append({"card": card, "last": lb, "color": cb, "plain": True})
             if before > 1 and len(hand) == 1 and not self.declared[p]:
                 self.exposed = p
+            elif self.exposed == p and len(hand) != 1:
+                self.exposed = None
             self.ctx = None
             if hand and t["extra"] > 0:
                 self.phase = "main"
@@ -646,7 +651,7 @@ class ExtendedRollout(Rollout):
             self.turn["extra"] += 1
         elif rank in TRANSFER:
             e = self._new("transfer", nxt, move, rank=rank, layers=[{"by": p, "cards": []}])
-            self.ctx = {"type": "attach", "actor": p, "effect": e, "left": 2, "before": before}
+            self.ctx = {"op": "attach", "who": p, "effect": e, "left": 2, "before": before}
             self.phase = "attach"
             if not self.hands[p]:
                 self._do_attach(p, ("send", None, None, None))
@@ -656,7 +661,7 @@ class ExtendedRollout(Rollout):
         elif rank in ("HAND", "CLIP", "DUELC", "DUELN"):
             tgt = target if rank in TARGETED else nxt
             e = self._new(fx.CARD_EFFECT[rank], tgt, move, rank=rank)
-            self.ctx = {"type": "react", "actor": tgt, "effect": e}
+            self.ctx = {"op": "react", "who": tgt, "effect": e}
             self.phase = "react"
             return
         elif rank == "GIFT":
@@ -709,10 +714,11 @@ class ExtendedRollout(Rollout):
         elif self.last != rec["card"]:
             return False
         before = len(self.hands[p])
-        self.hands[p].remove(card)
-        self.discard.append(card)
+        lb, cb = self.last, self.color
+        self._lay(p, [card])  # a green card played: it becomes last
         self._hand_shrunk(p, before)
         self.turn["played"] += 1
+        self.turn["plays"].append({"card": card, "last": lb, "color": cb, "plain": False})
         self.last_turn = None
         if rec["kind"] == "draw":
             self.hands[q].remove(drawn)
@@ -723,8 +729,7 @@ class ExtendedRollout(Rollout):
         back = rec["card"]
         self.discard.remove(back)
         self.hands[q].append(back)
-        self.declared[q] = False
-        self.last, self.color = rec["last"], rec["color"]
+        self._hand_grew(q)
         self._begin_turn(q, forbid=back)
         return True
 
@@ -744,11 +749,17 @@ class ExtendedRollout(Rollout):
         by, kind = e["trail"][-1]["by"], e["kind"]
         self.ctx = None
         if kind == "swap":
+            sizes = ((by, len(self.hands[by])), (p, len(self.hands[p])))
             self.hands[by], self.hands[p] = self.hands[p], self.hands[by]
-            self.exposed = None
-            for q in (by, p):
-                self.declared[q] = len(self.hands[q]) == 1
-                self._check_bound(q)
+            for q, before in sizes:
+                # A hand that goes from more than one card to one must call UNO, as after a play.
+                if len(self.hands[q]) != 1:
+                    self.declared[q] = False
+                    if self.exposed == q:
+                        self.exposed = None
+                elif before > 1:
+                    self.declared[q] = False
+                self._hand_shrunk(q, before)
         elif kind == "clip":
             mine = self.hands[p][:]
             taken = self._shuffled(mine)[:2] if len(mine) > 2 else sorted(mine)
@@ -756,7 +767,7 @@ class ExtendedRollout(Rollout):
             for c in taken:
                 self.hands[p].remove(c)
             self.hands[by] += taken
-            self.declared[by] = False
+            self._hand_grew(by)
             self._hand_shrunk(p, before)
         else:
             self._duel(e)
@@ -767,7 +778,7 @@ class ExtendedRollout(Rollout):
     def _duel(self, e: dict[str, Any]) -> None:
         a, b = e["trail"][-1]["by"], e["on"]
         if e["rank"] == "DUELC":
-            self.ctx = {"type": "duel", "actor": a, "by": a, "on": b, "picks": []}
+            self.ctx = {"op": "duel", "who": a, "by": a, "on": b, "picks": []}
             self.phase = "duel"
             return
         va, vb = self._flip(True), self._flip(True)
@@ -807,7 +818,7 @@ class ExtendedRollout(Rollout):
         ctx["picks"].append(a[2])
         x, y = ctx["by"], ctx["on"]
         if len(ctx["picks"]) < 4:
-            ctx["actor"] = y if p == x else x
+            ctx["who"] = y if p == x else x
             return
         c = self._flip(False)
         col = None if c < 0 else (self.T.cstr[c] or "black")
@@ -836,7 +847,7 @@ class ExtendedRollout(Rollout):
                 self._take(p, pool, hand_before=before)
                 self.discard += pool
             return False
-        self.ctx = {"type": "discard", "actor": p, "left": n, "filter": filt}
+        self.ctx = {"op": "discard", "who": p, "left": n, "filter": filt}
         self.phase = "discard"
         return True
 
@@ -852,7 +863,7 @@ class ExtendedRollout(Rollout):
         num = self.T.is_number
         numbers = [c for c in self.hands[p] if num[c]]
         if len(numbers) > 1:
-            self.ctx = {"type": "keep", "actor": p}
+            self.ctx = {"op": "keep", "who": p}
             self.phase = "keep"
             return True
         self._keep_only(p, numbers[0] if numbers else None)
@@ -882,7 +893,7 @@ class ExtendedRollout(Rollout):
 
     # AOE chains
     def _start_aoe(self, kind: str, p: int, first: int, **fields: Any) -> None:
-        self.ctx = {"type": kind, "actor": first, "by": p, **fields}
+        self.ctx = {"op": kind, "who": first, "by": p, **fields}
         self.phase = kind
 
     def _do_aoe(self, p: int, a: tuple) -> None:
@@ -914,13 +925,13 @@ class ExtendedRollout(Rollout):
         self._hand_shrunk(p, before)
         if kind == "grenade":
             ctx["color"] = color
-            ctx["actor"] = self._next(p)
+            ctx["who"] = self._next(p)
         elif kind == "c4":
             k = T.num[card]
-            ctx["actor"] = self._next(p, k) if k else p
+            ctx["who"] = self._next(p, k) if k else p
         else:
             ctx["x"] = T.num[card]
-            ctx["actor"] = self._next(p)
+            ctx["who"] = self._next(p)
 
     def _aoe_end(self, start: int) -> None:
         by = self.ctx["by"]
@@ -992,9 +1003,17 @@ class ExtendedRollout(Rollout):
             hand.remove(c)
         self._hand_shrunk(p, before)
 
+    def _hand_grew(self, q: int) -> None:
+        """Cards came to ``q`` from another hand: no UNO call stands, nor can be caught."""
+        self.declared[q] = False
+        if self.exposed == q:
+            self.exposed = None
+
     def _hand_shrunk(self, p: int, before: int) -> None:
         if before > 1 and len(self.hands[p]) == 1 and not self.declared[p]:
             self.exposed = p
+        elif self.exposed == p and len(self.hands[p]) != 1:
+            self.exposed = None  # the single card is gone: nothing is left to catch
         if self.effects[p]:
             self._check_bound(p)
 

@@ -31,6 +31,10 @@ class NoMercyRollout(ClassicRollout):
     def _after_draw(self, p: int) -> None:
         self._mercy(p)
 
+    def _draw(self, p: int, k: int) -> list[int]:
+        # A penalty stops at the 25th card too: the player is out, the rest stays in the pile.
+        return super()._draw(p, min(k, max(0, MERCY_LIMIT - len(self.hands[p]))))
+
     def _mercy(self, p: int) -> None:
         if not self.out[p] and len(self.hands[p]) >= MERCY_LIMIT and not self.over:
             was_current = self.current == p

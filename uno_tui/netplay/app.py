@@ -4,14 +4,17 @@ One :class:`NetApp` holds one :class:`net.Client` (and, when hosting, the
 :class:`net.Host` itself, running on Textual's own asyncio loop). A single
 worker pumps ``client.messages`` and routes each message:
 
-* ``lobby``  → :class:`~.session.NetSession` and the lobby screen (and the table's seat labels);
-* ``update`` → the session, then the table: the first one opens
-  :class:`~.table.NetTableScreen`, later ones go to its ``host_update``;
-* ``chat``   → the lobby's chat and the table's log;
+* ``lobby``  → :class:`~.session.NetSession`, then :class:`~.news.LobbyChanged` to the screens
+  (the lobby redraws, the table relabels its seats);
+* ``update`` → the session, which tells the table (the first one opens it);
+* ``chat``   → :class:`~.news.ChatHeard`: the lobby's chat and the table's log;
 * ``reject`` / ``error`` → a notification;
-* ``link``   → "link lost / restored" on the screens;
+* ``link``   → :class:`~.news.LinkChanged`: "link lost / restored" on the screens;
 * ``end``    → the match is over; the seat comes back (with its token) so a
   rematch the host deals reaches it.
+
+The app calls no screen's methods: it posts the news of :mod:`.news` to the screens it shows,
+and each draws what concerns it.
 
 The host's own player joins over loopback with the token of a seat reserved
 for them (:meth:`net.Host.reserve_seat`), exactly as anyone else does.
@@ -26,7 +29,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from textual import on
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker
 
@@ -38,9 +43,10 @@ from ..narration import humanize_error
 from ..notices import OneLineNotices
 from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
+from .news import ChatHeard, JoinFailed, LinkChanged, LobbyChanged, NoteAdded
 from .seats import forget_token, load_token, save_token
 from .session import NetSession
-from .table import NetTableMixin, net_table_screen
+from .table import NetTableScreen, net_table_screen
 
 log = logging.getLogger("uno_tui.netplay")
 
@@ -98,8 +104,8 @@ class NetApp(OneLineNotices):
         self.pacing = pacing
         self.client: Client | None = None
         self.session: NetSession | None = None
-        self.lobby_screen = LobbyScreen()
-        self.table: NetTableMixin | None = None
+        self.lobby_screen = LobbyScreen(self)
+        self.table: NetTableScreen | None = None
         self.notes: list[str] = []
         """Lines for the lobby's log before it is shown (the host's address, discovery)."""
         self.where = ""
@@ -157,13 +163,20 @@ class NetApp(OneLineNotices):
             self._title_pushed = False
 
     def note(self, text: str) -> None:
+        """A line about the table for the lobby's log and the table's (kept for a lobby not shown yet)."""
         self.notes.append(text)
-        if self.lobby_screen.is_mounted:
-            self.lobby_screen.add_note(text)
-        if self.table is not None and self.table.is_mounted:
-            self.table.add_note(text)
+        self._tell(NoteAdded, text)
+
+    def _tell(self, news: type[Message], *args: Any) -> None:
+        """Post ``news(*args)`` to every screen shown (the lobby, the table, ...): each handles what it draws."""
+        for screen in self.screen_stack:
+            screen.post_message(news(*args))
 
     # -- joining -----------------------------------------------------------------------------
+    @on(ConnectScreen.JoinRequested)
+    def _join_requested(self, message: ConnectScreen.JoinRequested) -> None:
+        self.connect_to(message.address, password=message.password)
+
     def connect_to(self, address: str, *, password: str | None = None) -> None:
         self.run_worker(self._connect(address, password), exclusive=True, group="connect")
 
@@ -207,10 +220,7 @@ class NetApp(OneLineNotices):
     def _connect_failed(self, address: str, reason: str, *, password: bool = False) -> None:
         reason = reason[:1].upper() + reason[1:]
         if isinstance(self.screen, ConnectScreen):
-            self.screen.show_error(reason, password=password)
-            self.screen.set_status("Type the host's address (host or host:port) and press enter.")
-            if not password:
-                self.screen.focus_address()  # typing goes to the address, not to the list of tables
+            self.screen.post_message(JoinFailed(reason, password=password))
         else:
             self.push_screen(ConnectScreen(None, address=address, error=reason, ask_password=password))
 
@@ -221,7 +231,7 @@ class NetApp(OneLineNotices):
         if self.lobby_screen in self.screen_stack:  # under the connect screen that was shown after a failure
             while self.screen is not self.lobby_screen:
                 await self.pop_screen()
-            self.lobby_screen.refresh_lobby()
+            self.lobby_screen.post_message(LobbyChanged(self.session.lobby))
         else:
             await self.push_screen(self.lobby_screen)
         self._pump = self.run_worker(self._pump_messages(client), group="pump")
@@ -301,15 +311,11 @@ class NetApp(OneLineNotices):
         session = self.session
         assert session is not None
         kind = msg["type"]
-        table = self.table if self.table is not None and self.table.is_mounted else None
         if kind == "lobby":
             session.absorb_lobby(msg)
-            if self.lobby_screen.is_mounted:
-                self.lobby_screen.refresh_lobby()
-            if table is not None:
-                table.lobby_changed(msg)
+            self._tell(LobbyChanged, msg)
         elif kind == "update":
-            events = session.absorb_update(msg)
+            events = session.absorb_update(msg)  # and the table, once open, is told by the session
             self._attend(session.observation())
             if any(e.kind == "deal" for e in events):
                 self._match_ended = False
@@ -317,14 +323,9 @@ class NetApp(OneLineNotices):
                 table_screen = net_table_screen(session, pacing=self.pacing)
                 self.table = table_screen  # type: ignore[assignment]
                 await self.push_screen(table_screen)
-            elif table is not None:
-                table.host_update(events)
         elif kind == "chat":
             session.chat.append(msg)
-            if self.lobby_screen.is_mounted:
-                self.lobby_screen.add_chat(msg)
-            if table is not None:
-                table.add_chat(msg)
+            self._tell(ChatHeard, msg)
         elif kind == "reject":
             session.absorb_reject(msg)
             me = session.me
@@ -377,10 +378,7 @@ class NetApp(OneLineNotices):
             self.notify("The link to the host is back.", timeout=3)
         else:
             self.notify(f"Disconnected: {reason}", severity="error", timeout=8)
-        if self.lobby_screen.is_mounted:
-            self.lobby_screen.link_changed(state, reason)
-        if self.table is not None and self.table.is_mounted:
-            self.table.link_changed(state, reason)
+        self._tell(LinkChanged, state, reason)
 
     def _ended(self, msg: dict[str, Any]) -> None:
         session = self.session

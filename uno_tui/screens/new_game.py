@@ -26,20 +26,8 @@ from textual.widgets import Footer, Static
 
 import core
 
-from ..narration import variant_title
+from ..faces import TABLE_VARIANTS, face_for, variant_title
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
-"""Variants the tables can draw, in the order offered."""
-
-VARIANT_BLURBS = {
-    "classic": "The official rules, with the house rules you like switched on.",
-    "nomercy": "UNO Show 'Em No Mercy: +6, +10, Color Roulette, stacking, 7-0, and out at 25 cards.",
-    "wildrawz": "Trick-taking with UNO cards: draft a trump, follow the colour, leave a trick, hit your target.",
-    "diez": "170 cards, several discard piles, challenges, jump-ins and a bag of 24 tokens.",
-    "extended": "UNO 扩展规则 5.2.3: 153 cards, judgement/draw/play phases, effects, duels, grenades, C4.",
-}
-
-TARGET_SCORES: tuple[int, ...] = (100, 200, 250, 300, 500, 750, 1000, 1500, 2000)
 STACKING_WORDS = {
     "none": "none: a draw card hits at once",
     "same": "same: answer +2 with +2, W+4 with W+4",
@@ -162,9 +150,10 @@ class NewGameScreen(Screen[NewGameChoice | None]):
 
     def lines(self) -> list[FormLine]:
         variant = self.values["variant"]
+        face = face_for(variant)
         cls = core.variant_class(variant)
         out = [
-            FormLine("variant", "Game", TABLE_VARIANTS, doc=VARIANT_BLURBS[variant]),
+            FormLine("variant", "Game", TABLE_VARIANTS, doc=face.blurb),
             FormLine("players", "Players", range(cls.min_players, cls.max_players + 1),
                      doc=f"you and {cls.min_players - 1} to {cls.max_players - 1} bots"),
             FormLine("bots", "Bots", self.levels, doc="how well the bots play"),
@@ -186,14 +175,12 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             out.append(FormLine("hand_size", "Hand size", (0, 5, 7, 9), doc=_option_doc(variant, "hand_size")))
         if "uno_penalty" in options:
             out.append(FormLine("uno_penalty", "UNO penalty", range(0, 11), doc=_option_doc(variant, "uno_penalty")))
-        if variant == "extended":
+        if face.english_names:
             out.append(FormLine("english", "Card names", (False, True),
                                 doc="The cards' names on the chips and in the log: Chinese (the source's) or "
                                     "English, for players who do not read Chinese (e switches)."))
         if "target_score" in options:
-            scores = sorted(set(TARGET_SCORES) | {self.values["target_score"]})
-            if variant == "extended":  # a winner scores the players still in: small numbers
-                scores = sorted({5, 10, 15, 20, 30, 50} | {self.values["target_score"]})
+            scores = sorted(set(face.target_scores) | {self.values["target_score"]})
             out.append(FormLine("target_score", "Target score", scores, doc=_option_doc(variant, "target_score")))
         return out
 
@@ -281,7 +268,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "english":
-            return self.values["variant"] == "extended"  # the only game with Chinese card names
+            return face_for(self.values["variant"]).english_names  # a game whose cards have names in Chinese
         return True
 
     def action_english(self) -> None:

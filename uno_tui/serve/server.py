@@ -23,7 +23,6 @@ import os
 import shutil
 import socket
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,6 +30,7 @@ from net import discovery
 
 from .access import Admission, load_host_key
 from .child import ChildSpec
+from .config import ServeConfig
 from .control import ControlServer, Handler
 from .people import People, clean_name
 from .spawn import Child, Spawner
@@ -48,28 +48,6 @@ KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ
 """What a session's process keeps of the server's environment (not its terminal, agent or secrets)."""
 LOGIN_TRIES = 5
 """Wrong passwords a browser may type before its session is closed."""
-
-
-@dataclass
-class ServeConfig:
-    """What ``uno-tui serve`` is told."""
-
-    ssh_port: int | None = 2222
-    """None: no SSH, the web only."""
-    bind: str = "0.0.0.0"
-    web_port: int | None = None
-    authorized_keys: str | None = None
-    password: str | None = None
-    host_key: str | None = None
-    max_sessions: int = 32
-    idle_timeout: float = 1800.0
-    """Seconds without a key press after which a session is closed."""
-    bot_delay: float = 0.5
-    """Pause before a bot moves at the server's tables."""
-    pacing: tuple[float, float] = (0.6, 0.9)
-    """Pauses before the bots' moves in a game against bots."""
-    state_dir: str | None = None
-    """Where the people who come with an SSH key keep their files (default: the user's state directory)."""
 
 
 def default_state_dir() -> Path:

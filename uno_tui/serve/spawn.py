@@ -5,7 +5,7 @@ its own terminal size (``SIGWINCH`` when it changes), its own event loop, and
 a crash or a hang in one cannot touch another. Starting a fresh interpreter
 per session costs about 0.6 s of importing Textual and the tables (more on a
 busy machine), so the processes are forked from a fork server
-(:mod:`.zygote`) that imports those modules once (:data:`PRELOAD`): a
+(:mod:`.zygote`) that imports those modules once (:data:`.zygote.PRELOAD`): a
 session's process is ready in milliseconds and shares those pages with its
 siblings (``benchmarks/serve.py`` has the figures).
 
@@ -26,18 +26,6 @@ import subprocess
 import sys
 import threading
 from typing import Any
-
-PRELOAD = [
-    "uno_tui.serve.child",
-    "uno_tui.serve.menu",
-    "uno_tui.serve.netapp",
-    "uno_tui.app",
-    "uno_tui.netplay.app",
-    "uno_tui.screens.diez_table",
-    "uno_tui.screens.extended_table",
-]
-"""Imported once by the fork server: everything a session draws."""
-
 
 class Child:
     """A running session process, watched through its lifeline (readable once it is gone)."""

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import asyncssh
 
-from .terminal import TerminalSession
+from .terminal import Hub, TerminalSession
 
-if TYPE_CHECKING:
-    from .server import ServeServer
 
 log = logging.getLogger("uno_tui.serve")
 
@@ -194,7 +192,7 @@ class _Connection(asyncssh.SSHServer):  # type: ignore[misc]
 class SSHFront:
     """The SSH listener."""
 
-    def __init__(self, server: "ServeServer") -> None:
+    def __init__(self, server: Hub) -> None:
         self.server = server
         self._acceptor: Any = None
         self._tasks: set[asyncio.Task[None]] = set()

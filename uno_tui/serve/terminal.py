@@ -32,11 +32,12 @@ import re
 import secrets
 import struct
 import termios
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .people import Person
-    from .server import ServeServer
+    from .access import Admission
+    from .config import ServeConfig
+    from .people import People, Person
     from .spawn import Child
 
 log = logging.getLogger("uno_tui.serve")
@@ -74,6 +75,28 @@ def fit_size(width: int, height: int) -> tuple[int, int]:
     return max(1, min(int(width), MAX_SIZE)), max(1, min(int(height), MAX_SIZE))
 
 
+class Hub(Protocol):
+    """What a session, and the SSH and web fronts that start one, ask of the server that runs them
+    (:class:`~.server.ServeServer` is one; naming it here would make the modules import each other)."""
+
+    config: ServeConfig
+    admission: Admission
+    people: People
+    host_key: Any
+    ssh_port: int | None
+    web_port: int | None
+    public_host: str
+
+    def admit(self, session: TerminalSession) -> bool:
+        """Whether there is room for one more session (the server counts it if so)."""
+
+    def release(self, session: TerminalSession) -> None:
+        """The session has ended: its room is free."""
+
+    async def spawn(self, session: TerminalSession, tty: str) -> Child:
+        """Start the session's process on ``tty``."""
+
+
 class Transport(Protocol):
     """Where a session's bytes go: an SSH channel or a websocket."""
 
@@ -85,7 +108,7 @@ class Transport(Protocol):
 class TerminalSession:
     """A person's terminal and the session process drawing on it."""
 
-    def __init__(self, server: "ServeServer", transport: Transport, *, kind: str, person: "Person | None",
+    def __init__(self, server: Hub, transport: Transport, *, kind: str, person: "Person | None",
                  term: str | None, size: tuple[int, int] | None, env: dict[str, str] | None = None,
                  command: str | None = None) -> None:
         self.server = server

@@ -22,7 +22,7 @@ import json
 import logging
 import re
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
@@ -30,10 +30,8 @@ import jinja2
 from aiohttp import WSMsgType, web
 from textual_serve.server import Server
 
-from .terminal import TerminalSession
+from .terminal import Hub, TerminalSession
 
-if TYPE_CHECKING:
-    from .server import ServeServer
 
 log = logging.getLogger("uno_tui.serve")
 
@@ -107,7 +105,7 @@ class _Socket:
 class WebFront:
     """The web listener: textual-serve's page, our sessions."""
 
-    def __init__(self, server: "ServeServer") -> None:
+    def __init__(self, server: Hub) -> None:
         self.server = server
         self.page = Server("uno-tui", title="uno-tui")  # its template and static files
         self._runner: web.AppRunner | None = None

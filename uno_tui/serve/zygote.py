@@ -1,7 +1,7 @@
 """The fork server: a process that has imported everything a session draws, and forks sessions.
 
 Run as ``python -m uno_tui.serve.zygote FD`` by the server (:mod:`.spawn`),
-with ``FD`` one end of a socket pair. It imports :data:`.spawn.PRELOAD`
+with ``FD`` one end of a socket pair. It imports :data:`PRELOAD`
 once, says so (:data:`READY`), then serves requests, one at a time: a 4-byte length and a pickled
 :class:`~.child.ChildSpec` in; it forks, and answers with the child's pid
 and, passed as a file descriptor, the read end of a *lifeline* pipe whose
@@ -29,6 +29,20 @@ ANSWER = struct.Struct(">q")
 READY = b"R"
 """Sent once the imports are done."""
 MAX_REQUEST = 1 << 20
+
+PRELOAD = [
+    "uno_tui.serve.child",
+    "uno_tui.serve.menu",
+    "uno_tui.serve.netapp",
+    "uno_tui.app",
+    "uno_tui.netplay.app",
+    # Every game's table (uno_tui/faces/<variant>/table.py; No Mercy is drawn on classic's).
+    "uno_tui.faces.classic.table",
+    "uno_tui.faces.wildrawz.table",
+    "uno_tui.faces.diez.table",
+    "uno_tui.faces.extended.table",
+]
+"""Imported once by the fork server: everything a session draws."""
 
 
 def _read_exactly(sock: socket.socket, n: int) -> bytes:
@@ -98,8 +112,6 @@ def warm() -> None:
 
 
 def run(fd: int) -> None:
-    from .spawn import PRELOAD
-
     for name in PRELOAD:
         importlib.import_module(name)
     warm()

@@ -12,13 +12,14 @@ from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, chip, sort_key
+from .bound import ObsWidget
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, UNO_CARDS, CardPainter, CardPainting
 
 GAP = 1
 ROW_HEIGHT = CHIP_HEIGHT + 1  # the chips and a marker line beneath them
 
 
-class HandView(CardPainter):
+class HandView(CardPainter, ObsWidget):
     """Shows ``obs["hand"]`` sorted by colour; one card is selected.
 
     Playable cards (those with a legal play in ``obs["legal"]``) are filled
@@ -33,14 +34,10 @@ class HandView(CardPainter):
     ACTION = "play"
     """The kind of the legal actions that make a card playable (filled, with a dot)."""
     EMPTY = "No cards in hand."
-    card_order = staticmethod(sort_key)
-    """The sort key of the cards shown (variants order their own ranks)."""
-    draw_chip = staticmethod(chip)
-    """Draws one card as a chip (variants paint their own colours)."""
     REVEAL_EXTRA = 0
     """Lines below the last row (and the chosen card's row) that belong to the hand too."""
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    RELAYOUT = True
     selected: reactive[int] = reactive(0)
     fresh: reactive[frozenset[int]] = reactive(frozenset())
     """Ids of cards just drawn: marked "new" until you act again."""
@@ -55,8 +52,10 @@ class HandView(CardPainter):
             self.card_id = card_id
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, painting: CardPainting = UNO_CARDS, **kwargs: Any) -> None:
+        """``painting``: how the game's cards are drawn and ordered (its face's card painter)."""
+        super().__init__((), **kwargs)
+        self.painting = painting
         self.cards: list[dict[str, Any]] = []
         self._selected_id: int | None = None
         self._was_my_turn = False
@@ -83,7 +82,7 @@ class HandView(CardPainter):
         return self._my_turn(self.obs or {})
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.card_order) if obs else []
+        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.painting.order) if obs else []
         ids = [c["id"] for c in self.cards]
         playable = self.playable_ids()
         my_turn = self._my_turn(obs)
@@ -163,8 +162,8 @@ class HandView(CardPainter):
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
-            chips = [self.draw_chip(c, palette, playable=c["id"] in playable or not my_turn,
-                                    selected=start + i == self.selected) for i, c in enumerate(row)]
+            chips = [self.painting.chip(c, palette, playable=c["id"] in playable or not my_turn,
+                                        selected=start + i == self.selected) for i, c in enumerate(row)]
             for y in ((1,) if flat else range(CHIP_HEIGHT)):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()

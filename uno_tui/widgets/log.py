@@ -11,6 +11,7 @@ from textual.widgets import RichLog
 
 from core import COLORS, Event
 
+from ..faces.face import Face
 from ..narration import log_line
 
 _COLOR_WORDS = re.compile(r"\b(" + "|".join(COLORS) + r")\b", re.IGNORECASE)
@@ -56,10 +57,10 @@ class WrappingLog(RichLog):
 class GameLog(WrappingLog):
     COMPONENT_CLASSES = {f"log--{c}" for c in COLORS} | {"log--you", "log--round"}
 
-    variant: str | None = None
-    """The variant on the table, where its wording differs (set by the table)."""
+    face: Face | None = None
+    """The game on the table, whose own events and wording the log uses (set by the table)."""
     english = False
-    """The extended rules' cards named in English rather than Chinese (set by the table)."""
+    """The cards named in English rather than in their own language (set by the table)."""
 
     def add_events(self, events: Iterable[Event], names: Sequence[str], me: int | None) -> None:
         for event in events:
@@ -71,7 +72,9 @@ class GameLog(WrappingLog):
         self.add(Text(f"── {text} ──", self.get_component_rich_style("log--round")))
 
     def _line(self, event: Event, names: Sequence[str], me: int | None) -> Text:
-        plain = log_line(event, names, me, self.variant, english=self.english)
+        face = self.face
+        plain = log_line(event, names, me, face.variant if face else None,
+                         rewrite=None if face is None else lambda text: face.log_text(text, english=self.english))
         text = Text(plain)
         if me is not None and (event.player == me or event.target == me):  # None: a spectator
             text.stylize(self.get_component_rich_style("log--you"))

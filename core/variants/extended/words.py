@@ -222,6 +222,7 @@ WORDS: dict[str, Any] = {
     "reset": lambda e, who, tgt: f"{who} is reset: {_n(e.count)} discarded, a fresh hand drawn.",
     "reveal": lambda e, who, tgt: f"The cards riding on it turn face up: {cards_words(e)}.",
     "skip": lambda e, who, tgt: f"{who} is stunned by 禁: no draw, no play this turn.",
+    "swap": "{who} swaps hands with {tgt}.",
     "stack": lambda e, who, tgt: (f"{who} passes the {'transfer' if e.reason == 'transfer' else 'draw effect'} "
                                   f"on with {cards_words(e)}."),
     "win": lambda e, who, tgt: f"{who} goes out and scores {_n(e.points or 0, 'point')}!",
