@@ -85,9 +85,6 @@ class ExtendedRollout(Rollout):
     KINDS = KINDS
     STRS = STRS
     LISTS = ("draw", "discard", "declared", "out", "set_aside", "finished", "round_points")
-    endless: bool
-    """A card turn that the engine repeats forever was cut short (see :meth:`_turn_up`); from
-    then on the rollout plays a round the engine cannot reach."""
     TABLES = Tables
     K_UNO, K_CATCH = K_UNO, K_CATCH
 
@@ -103,7 +100,6 @@ class ExtendedRollout(Rollout):
         r.phase = game.phase
         r.over = game.phase == "over"
         r.fixed = {"pending": game.pending, "drawn": game.drawn}
-        r.endless = False
         r.last = game.last
         r.effects, r.ctx = clone((game.effects, game.ctx))
         r.turn = clone(game.turn)
@@ -781,7 +777,8 @@ class ExtendedRollout(Rollout):
             self.ctx = {"op": "duel", "who": a, "by": a, "on": b, "picks": []}
             self.phase = "duel"
             return
-        va, vb = self._flip(True), self._flip(True)
+        va = self._flip(True)
+        vb = self._flip(True) if va >= 0 else -1  # no number for a: none for b either
         num = self.T.num
         na = num[va] if va >= 0 else -1
         nb = num[vb] if vb >= 0 else -1
@@ -789,24 +786,16 @@ class ExtendedRollout(Rollout):
         self._duel_result(a, b, winner)
 
     def _turn_up(self, wanted: Any) -> int:
-        """Turn cards from the pile onto the discards until one is ``wanted`` (a card test).
-
-        The engine turns forever when no wanted card can come up (every number, or every
-        coloured card, is in a hand or riding on an effect): the turned cards are reshuffled
-        into the pile and turned again. Once a second reshuffle would bring back the same
-        cards, the rollout stops instead, as if the pile were empty, and sets :attr:`endless`.
-        """
-        reshuffles = 0
+        """Turn cards from the pile onto the discards until one is ``wanted`` (a card test); -1
+        when none can come up: the pile is empty and a reshuffle could bring back only cards
+        this turn-up has shown (the engine's ``plays.turn_up``)."""
+        shown: set[int] = set()
         while True:
-            if not self.draw:
-                reshuffles += 1
-                if reshuffles == 2:
-                    self.endless = True
-                    return -1
-            c = self._draw_one()
-            if c < 0:
+            if not self.draw and shown.issuperset(self._reshuffle_pool()):
                 return -1
+            c = self._draw_one()
             self.discard.append(c)
+            shown.add(c)
             if wanted[c]:
                 return c
 
@@ -1030,6 +1019,10 @@ class ExtendedRollout(Rollout):
             keep.update(fx.trail_cards(self.ctx["effect"]))
         return keep
 
+    def _reshuffle_pool(self) -> list[int]:
+        keep = self._protected()
+        return [c for c in self.discard if c not in keep] + self.set_aside
+
     def _can_draw(self) -> bool:
         if self.draw or self.set_aside:
             return True
@@ -1038,10 +1031,10 @@ class ExtendedRollout(Rollout):
 
     def _draw_one(self) -> int:
         if not self.draw:
-            keep = self._protected()
-            pool = [c for c in self.discard if c not in keep] + self.set_aside
+            pool = self._reshuffle_pool()
             if not pool:
                 return -1
+            keep = self._protected()
             self.discard = [c for c in self.discard if c in keep]
             self.draw = self._shuffled(pool)
             self.set_aside = []

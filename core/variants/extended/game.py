@@ -337,18 +337,21 @@ class ExtendedGame(Game):
             out.append(self.ctx["effect"])
         return out
 
-    def _can_draw(self) -> bool:
-        if self.draw_pile or self.set_aside:
-            return True
+    def _reshuffle_pool(self) -> list[Card]:
+        """What the next reshuffle makes the draw pile of: the discards but the protected ones,
+        and the cards set aside."""
         keep = self._protected()
-        return any(c.id not in keep for c in self.discard)
+        return [c for c in self.discard if c.id not in keep] + self.set_aside
+
+    def _can_draw(self) -> bool:
+        return bool(self.draw_pile or self.set_aside or self._reshuffle_pool())
 
     def _draw_one(self, events: list[Event]) -> Card | None:
         if not self.draw_pile:
-            keep = self._protected()
-            pool = [c for c in self.discard if c.id not in keep] + self.set_aside
+            pool = self._reshuffle_pool()
             if not pool:
                 return None
+            keep = self._protected()
             self.discard = [c for c in self.discard if c.id in keep]
             self.draw_pile = self._shuffled(pool)
             self.set_aside = []
