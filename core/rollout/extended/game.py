@@ -329,10 +329,10 @@ class ExtendedRollout(Rollout):
 
     def _draw_one(self) -> int:
         if not self.draw:
-            pool = self._reshuffle_pool()
+            keep = self._protected()
+            pool = [c for c in self.discard if c not in keep] + self.set_aside
             if not pool:
                 return -1
-            keep = self._protected()
             self.discard = [c for c in self.discard if c in keep]
             self.draw = self._shuffled(pool)
             self.set_aside = []

@@ -344,14 +344,17 @@ class ExtendedGame(Game):
         return [c for c in self.discard if c.id not in keep] + self.set_aside
 
     def _can_draw(self) -> bool:
-        return bool(self.draw_pile or self.set_aside or self._reshuffle_pool())
+        if self.draw_pile or self.set_aside:
+            return True
+        keep = self._protected()
+        return any(c.id not in keep for c in self.discard)
 
     def _draw_one(self, events: list[Event]) -> Card | None:
         if not self.draw_pile:
-            pool = self._reshuffle_pool()
+            keep = self._protected()
+            pool = [c for c in self.discard if c.id not in keep] + self.set_aside
             if not pool:
                 return None
-            keep = self._protected()
             self.discard = [c for c in self.discard if c.id in keep]
             self.draw_pile = self._shuffled(pool)
             self.set_aside = []
