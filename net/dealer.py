@@ -27,8 +27,9 @@ import core
 from core import Event
 
 from .answers import answer_fault
-from .fair import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, EpochSecret, TableLog, canonical, combined_key,
-                   entry_hash, pack, peer_message, seed_commitment, set_hash, unpack)
+from .commitments import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, combined_key, entry_hash, pack,
+                          peer_message, seed_commitment, set_hash, unpack)
+from .tablelog import EpochSecret, FairSource, TableLog
 from .identity import Identity, verify
 from .messages import MAX_WHY, MAX_WORD, clean_text
 from .outbox import Outbox
@@ -42,32 +43,6 @@ RC_BUDGET = 24 * 1024
 UNNAMED_MOVES = {"swap": "named", "rotate": "all", "withdraw": "named"}
 """Event kinds that hand cards to a seat without naming them (see :meth:`Dealer.received`): whose
 hands to read, the seats the event names (player and target) or every seat."""
-
-
-class Unsettled(LookupError):
-    """The engine asked for an order the fair deal has not settled: the host skipped a chance node (a bug)."""
-
-
-class FairSource:
-    """The host engine's deck source: orders fixed by the protocol, nothing else.
-
-    Asked by :meth:`Dealer.settle` for the order to hand to the game (which marks
-    the epoch's cards as dealt from it); the game itself asks only if the host
-    failed to settle a shuffle first.
-    """
-
-    def __init__(self, dealer: "Dealer") -> None:
-        self.dealer = dealer
-
-    def shuffle(self, items: Sequence[Any], epoch: int) -> list[Any]:
-        sec = self.dealer.secrets.get(epoch)
-        if sec is None or sec.items != canonical(items):
-            raise Unsettled(f"epoch {epoch} was not settled by the fair deal")
-        self.dealer.consumed(sec)
-        if sec.public is not None:
-            return list(self.dealer.order_for(sec))  # public tokens: the strings themselves
-        by_id = {c.id: c for c in items}
-        return [by_id[i] for i in self.dealer.order_for(sec)]
 
 
 @dataclass
@@ -201,7 +176,7 @@ class Dealer:
     def participants(self) -> list[int]:
         """The host and every seated person who takes part: not benched, not away past the grace period.
 
-        Exactly the set every client expects (:meth:`net.fair.Ledger.people`): the
+        Exactly the set every client expects (:meth:`net.ledger.Ledger.people`): the
         log shows who is benched and who is away, so nobody can be left out quietly.
         """
         return [HOST_PID] + [s.index for s in self.seats if s.kind == "human" and not s.benched and not s.stand_in]

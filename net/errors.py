@@ -4,7 +4,7 @@ Every refusal and failed check the protocol names carries both: a ``code`` that 
 wire or into a verdict (``password``, ``bad_field``, ``commitment``, ...) and a ``reason`` fit to
 show a person. Each kind keeps its own name (:class:`net.client.Refused`,
 :class:`net.messages.MessageError`, :class:`net.secure.HandshakeError`,
-:class:`net.fair.Unfair`, :class:`net.framing.FrameError`, ...) and subclasses this.
+:class:`net.commitments.Unfair`, :class:`net.framing.FrameError`, ...) and subclasses this.
 """
 
 from __future__ import annotations
@@ -22,3 +22,7 @@ class NetError(Exception):
 
 class Refused(NetError):
     """Not seated or not let in: by the host (full, started, a bad token) or, on a client, the host's refusal."""
+
+
+class NotConnected(Exception):
+    """An intent or chat line was sent while the link is down."""

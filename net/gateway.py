@@ -18,10 +18,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from core import Action, Event
-
 from . import framing, messages, secure, views
-from .fair import unpack
 from .framing import MAX_FRAME_FROM_PEER
 from .identity import Identity
 from .messages import CLIENT_SCHEMAS, PROTOCOL_VERSION, MessageError
@@ -36,8 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.gateway")
 
 Listener = Callable[[str, dict[str, Any]], None]
-HISTORY = 150
-"""The round's latest events told to a peer joining mid-round (a frame from the host stays under 64 KiB)."""
 
 
 class Gateway:
@@ -80,9 +75,9 @@ class Gateway:
             handle.cancel()
         if self._server is not None:
             self._server.close()
-        bye = framing.encode({"type": "bye", "reason": reason, "closed": True})
+        bye = framing.pack({"type": "bye", "reason": reason, "closed": True})
         for peer in list(self.peers):
-            peer.send_frame(bye)
+            peer.send_packed(bye)
             peer.close(reason)
         for task in list(self._tasks):
             task.cancel()
@@ -99,12 +94,12 @@ class Gateway:
         return task
 
     async def _heartbeat_loop(self) -> None:
-        ping = framing.encode({"type": "ping"})
+        ping = framing.pack({"type": "ping"})
         while True:
             await asyncio.sleep(self.config.heartbeat)
             for peer in list(self.peers):
                 if peer.role is not None:
-                    peer.send_frame(ping)
+                    peer.send_packed(ping)
 
     # -- the Outbox --------------------------------------------------------------------------------
     def _peer_of(self, seat: int) -> Peer | None:
@@ -118,10 +113,10 @@ class Gateway:
             peer.send(msg)
 
     def broadcast(self, msg: dict[str, Any]) -> None:
-        frame = framing.encode(msg)  # built once, sealed for each link
+        frame = framing.pack(msg)  # packed once, sealed for each link
         for peer in list(self.peers):
             if peer.role is not None:
-                peer.send_frame(frame)
+                peer.send_packed(frame)
 
     def fault(self, seat: int, code: str, reason: str) -> None:
         peer = self._peer_of(seat)
@@ -152,18 +147,15 @@ class Gateway:
         return views.view_for(sent, public, private, shared)
 
     def _send_update(self, peer: Peer, update: Update, *, public: dict[str, Any] | None = None,
-                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None,
-                     history: list[Event] | None = None) -> None:
-        """``public``, ``shared``: the table as everyone sees it and the patch to it (see :func:`views.view_for`);
-        ``history``: earlier events of the round, as this peer may see them (for a peer that joins mid-round)."""
+                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+        """``public``, ``shared``: the table as everyone sees it and the patch to it (see :func:`views.view_for`)."""
         table = self.table
         assert table.game is not None
         p = peer.seat
         key, view = self._view(peer, table.public_view() if public is None else public, shared)
         peer.send(views.update_message(
             table.game.version, key, view, views.events_for(p, update.events, update.public),
-            actor=update.actor, auto=update.auto, seq=update.seq if update.cause == p and p is not None else None,
-            history=views.events_for(p, history) if history else None))
+            actor=update.actor, auto=update.auto, seq=update.seq if update.cause == p and p is not None else None))
 
     def _broadcast_update(self, update: Update) -> None:
         """Each peer's update, followed by ``update.then`` if given (the same for everyone)."""
@@ -177,7 +169,7 @@ class Gateway:
         public = table.public_view()
         last, self._last_public = self._last_public, public
         shared = views.shared_patch(last, public)
-        then = framing.encode(update.then) if update.then is not None else None
+        then = framing.pack(update.then) if update.then is not None else None
         spectator_frames: dict[int, tuple[bytes, Any]] = {}
         # The peer whose intent this was hears first: its round trip is the one a person feels.
         cause = update.cause
@@ -191,15 +183,15 @@ class Gateway:
                 built = spectator_frames.get(held)
                 if built is None:
                     key, obs = self._view(peer, public, shared)
-                    built = spectator_frames[held] = (framing.encode(views.update_message(
+                    built = spectator_frames[held] = (framing.pack(views.update_message(
                         game.version, key, obs, update.public, actor=update.actor, auto=update.auto)),
                         peer.sent_view)
-                peer.send_frame(built[0])
+                peer.send_packed(built[0])
                 peer.sent_view = built[1]  # what the frame leaves it holding, as for the first
             else:
                 self._send_update(peer, update, public=public, shared=shared)
             if then is not None:
-                peer.send_frame(then)
+                peer.send_packed(then)
             # Out now, this peer's log entry, delivery and update in one write: it gets to work
             # on them while the host builds the next peer's.
             peer.flush()
@@ -336,8 +328,6 @@ class Gateway:
             peer.send({"type": "pong", **({"t": msg["t"]} if "t" in msg else {})})
         elif kind == "pong":
             pass  # any frame proves the peer alive; the read timeout does the rest
-        elif kind == "intent":
-            self._unsigned_intent(peer, msg)
         elif kind == "signed":
             self._signed(peer, msg)
         elif kind == "chat":
@@ -436,8 +426,10 @@ class Gateway:
             for msg in table.dealer.catch_up(peer.log_have, peer.seat):
                 peer.send(msg)
         if table.game is not None:
-            # The round so far, so a rejoined seat's log (or a spectator's) starts where the round did.
-            self._send_update(peer, Update(), history=table.round_events[-HISTORY:])
+            # The whole round so far, so a rejoined seat's log (or a spectator's) starts where the round did.
+            for msg in views.history_messages(views.events_for(peer.seat, table.round_events)):
+                peer.send(msg)
+            self._send_update(peer, Update())
         if table.ended is not None and table.phase == "finished" and peer.seat is not None \
                 and peer.seat not in table.told_end:
             table.told_end.add(peer.seat)
@@ -504,14 +496,10 @@ class Gateway:
             return
         m, sig = msg["m"], msg["sig"]
         try:
-            d = messages.validate_signed(unpack(m))
+            d, action = messages.parse_signed(m)
         except MessageError as e:
             peer.violation(e.code, e.reason)
             return
-        except Exception:
-            peer.violation("bad_payload", "the signed message is not msgpack")
-            return
-        action = Action.from_dict(d["act"]) if d["k"] == "intent" else None
         if peer.seat is None or peer.identity is None:
             if action is not None:
                 self._reject(peer, d["seq"], "spectator", "only seated players sign messages")
@@ -523,26 +511,3 @@ class Gateway:
         game = self.table.game
         peer.send({"type": "reject", "seq": seq, "version": game.version if game else 0, "code": code,
                    "reason": reason})
-
-    def _unsigned_intent(self, peer: Peer, msg: dict[str, Any]) -> None:
-        """The unsigned form of an intent: checked, then refused (a move is made only by a signed one)."""
-        seq, table = msg["seq"], self.table
-        if peer.seat is None:
-            self._reject(peer, seq, "spectator", "spectators cannot act")
-            peer.violation("spectator", "spectators cannot act")
-            return
-        if msg["seat"] != peer.seat:
-            self._reject(peer, seq, "impersonation", f"this connection holds seat {peer.seat}, not seat {msg['seat']}")
-            peer.violation("impersonation", "an intent for another player's seat")
-            return
-        game = table.game
-        if game is None or table.phase != "playing":
-            self._reject(peer, seq, "not_playing", "no round is being played now")
-            return
-        if msg["version"] > game.version:
-            self._reject(peer, seq, "bad_version",
-                         f"state version {msg['version']} does not exist yet (now {game.version})")
-            peer.violation("bad_version", "an intent quoting a state version from the future")
-            return
-        self._reject(peer, seq, "unsigned",
-                     f"protocol {PROTOCOL_VERSION} takes only intents signed by the player's identity")

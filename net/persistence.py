@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import msgpack
 
-from .fair import Ledger, Unfair
+from .commitments import Unfair
+from .ledger import Ledger
 from .identity import Identity
 from .runtime import collect_when_idle
 from .save import Parts, SaveWriter

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from .autoplay import Autoplay
     from .dealer import Dealer
-    from .fair import TableLog
+    from .tablelog import TableLog
     from .outbox import Outbox
     from .persistence import Store
     from .seats import HostConfig, Seat

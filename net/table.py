@@ -25,7 +25,8 @@ from core.bots import make_bot
 from . import messages
 from .autoplay import Autoplay
 from .dealer import Dealer
-from .fair import TableLog, unpack
+from .commitments import unpack
+from .tablelog import TableLog
 from .identity import Identity
 from .lobby import Lobby
 from .outbox import Outbox, Update
@@ -249,7 +250,7 @@ class Table(Lobby, Rounds):
             self._reject(p, intent.seq, "benched", "this seat was given to a bot after two missed deadlines of the deal")
             return
         try:
-            messages.check_action(intent.action, cards=len(game.cards))
+            messages.check_card(intent.action, len(game.cards))
         except ValueError as e:
             self._reject(p, intent.seq, "illegal", str(e))
             self.outbox.fault(p, "bad_action", str(e))

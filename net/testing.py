@@ -73,10 +73,9 @@ class RawPeer:
 
     def seal(self, msg: Any) -> bytes:
         """A whole frame for ``msg``, sealed when the link is."""
-        frame = framing.encode(msg)
         if self.channel is None:
-            return frame
-        body = self.channel.seal(frame[framing.HEADER.size:])
+            return framing.encode(msg)
+        body = self.channel.seal(framing.pack(msg))
         return framing.HEADER.pack(len(body)) + body
 
     async def send(self, msg: Any) -> None:

@@ -9,11 +9,17 @@ public part is shared by every peer and its patch made once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
+
+import msgpack
 
 from core import Event
 
 from . import patch
+from .messages import MAX_HISTORY_CHUNK
+
+HISTORY_BYTES = 24 * 1024
+"""About the packed size of one ``history`` message: one frame from the host holds it with room to spare."""
 
 View = dict[str, Any]
 Sent = tuple[View, View]
@@ -55,14 +61,27 @@ def events_for(seat: int | None, events: list[Event], public: list[dict[str, Any
     return [d if e.visible_to is None else e.view(seat).to_dict() for e, d in zip(events, public)]
 
 
+def history_messages(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The round so far (``events``, as the joining peer may see them) in ``history`` messages, each
+    well under a frame: a whole round, however long, reaches a peer that joins mid-round."""
+    chunk: list[dict[str, Any]] = []
+    size = 0
+    for ev in events:
+        n = len(msgpack.packb(ev, use_bin_type=True))
+        if chunk and (size + n > HISTORY_BYTES or len(chunk) >= MAX_HISTORY_CHUNK):
+            yield {"type": "history", "events": chunk}
+            chunk, size = [], 0
+        chunk.append(ev)
+        size += n
+    if chunk:
+        yield {"type": "history", "events": chunk}
+
+
 def update_message(version: int, key: str, view: View, events: list[dict[str, Any]], *, actor: int | None,
-                   auto: bool, seq: int | None = None, history: list[dict[str, Any]] | None = None
-                   ) -> dict[str, Any]:
+                   auto: bool, seq: int | None = None) -> dict[str, Any]:
     """The ``update`` message (see ``docs/protocol.md``): ``key`` is ``obs`` or ``patch``."""
     msg: dict[str, Any] = {"type": "update", "version": version, key: view, "events": events,
                            "actor": actor, "auto": auto}
     if seq is not None:
         msg["seq"] = seq
-    if history:
-        msg["history"] = history
     return msg

@@ -1,6 +1,6 @@
 """What a seated player's client checks at the table that the log alone cannot prove.
 
-The log's own rules are every auditor's (:class:`net.fair.Ledger`): whom a
+The log's own rules are every auditor's (:class:`net.ledger.Ledger`): whom a
 seed exchange is between, which reason a move the host made for a person
 gives, who owes a verdict. Some claims only the player they are about can
 judge, because they are about that player's link and clock:
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fair import Ledger, Unfair
+from .commitments import Unfair
+from .ledger import Ledger
 from .identity import short_fp
 
 TIMER_SLACK = 1.0

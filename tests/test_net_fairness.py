@@ -25,7 +25,6 @@ from net.client import HostKeyChanged
 from net.commands import main as net_main
 from net.dealer import Dealer
 from net.fair import EpochSecret, Ledger, TableLog, Unfair, pack
-from net.host import Host
 from net.table import Table
 from net.identity import Identity, KnownHosts
 from net.testing import RawPeer, start_host

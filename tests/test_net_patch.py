@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 import core
 from net import BotClient, Client, patch
 from net.gateway import Gateway
-from net.host import Host
 from net.peer import Peer
 from net.testing import start_host
 
@@ -162,7 +161,9 @@ async def test_a_client_given_a_patch_that_does_not_fit_reconnects_for_the_whole
         assert (links + bot.links)[:2] == ["lost", "restored"]
         game = host.game
         assert game is not None and game.over
-        await asyncio.sleep(0.05)
+        async with asyncio.timeout(10):  # the watcher takes the round's last update
+            while watcher.observation is None or not watcher.observation["over"]:
+                await watcher.messages.get()
         assert watcher.observation == wire(game.observation(None))
         await watcher.close()
     finally:
