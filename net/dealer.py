@@ -494,24 +494,28 @@ class Dealer:
         The events say where the cards went: those that show cards to some seats only
         (``visible_to``: a draw shows the drawer its cards, a Share or a card handed over
         shows them to giver and taker) name them, and each goes to whichever of those
-        seats holds it now. A few moves hand cards over without naming them: whole hands
-        swapped or passed on, a 后悔药 giving back cards that rode face down on a transfer
-        (:data:`UNNAMED_MOVES`); for those the hands of the seats they name are read.
+        seats holds it now; a card drawn face up (No Mercy's roulette, Wild Rawz's
+        take) goes to the seat the event names, its player or target. A few moves hand
+        cards over without naming them: whole hands swapped or passed on, a 后悔药
+        giving back cards that rode face down on a transfer (:data:`UNNAMED_MOVES`);
+        for those the hands of the seats they name are read.
         """
         hands = game.hands
         out: list[tuple[int, int]] = []
         for ev in events:
-            if ev.visible_to is not None:
-                for c in ev.cards:
-                    holder = next((p for p in ev.visible_to if c in hands[p]), None)
-                    if holder is not None:
-                        self._deliverable(c.id, holder, out)
-            elif ev.kind in UNNAMED_MOVES:
+            if ev.kind in UNNAMED_MOVES:
                 seats = range(len(hands)) if UNNAMED_MOVES[ev.kind] == "all" else \
                     [p for p in (ev.player, ev.target) if p is not None]
                 for p in seats:
                     for c in hands[p]:
                         self._deliverable(c.id, p, out)
+            elif ev.cards:
+                named = ev.visible_to if ev.visible_to is not None else \
+                    [p for p in (ev.player, ev.target) if p is not None]
+                for c in ev.cards:
+                    holder = next((p for p in named if 0 <= p < len(hands) and c in hands[p]), None)
+                    if holder is not None:
+                        self._deliverable(c.id, holder, out)
         return out
 
     def _deliverable(self, cid: int, p: int, out: list[tuple[int, int]]) -> None:
