@@ -3,9 +3,9 @@
 A variant is a subclass registered by name (see :mod:`core.registry`). The base class owns what
 every UNO-like game shares: seats and names, the deck, the decision the game waits on and who
 may act, applying actions (an illegal one changes nothing), UNO calls and catches, rounds and
-match scores. It has the piles' mechanics (:mod:`core.piles`); its views, saved state and
-scripted positions are built in :mod:`core.observation`, :mod:`core.state` and
-:mod:`core.setup`. A variant overrides the hooks listed in ``docs/engine.md`` (the table there
+match scores. It has the piles' mechanics (:mod:`core.piles`) and the chance API
+(:mod:`core.chance`); its views, saved state and scripted positions are built in
+:mod:`core.observation`, :mod:`core.state` and :mod:`core.setup`. A variant overrides the hooks listed in ``docs/engine.md`` (the table there
 names every one, and a test checks it).
 
 Whose turn it is (:attr:`current`), the decision the game waits on (:attr:`decision`) and who
@@ -15,7 +15,7 @@ may ask another player to decide, and some variants let players jump in out of t
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar, Iterable, Sequence
 
 from .actions import UNO, Action, play_action
 from .cards import COLORS, Card, parse_card
@@ -26,11 +26,12 @@ from .observation import Observation, PrivateObservation, PublicObservation, pri
 from .options import Option
 from .piles import Piles
 from .setup import lay_out, seat_names
-from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
-from .state import load, problems, save
+from .chance import ChanceNodes
+from .source import Chance, DeckSource, SeededSource, seed_bytes
+from .state import copy, load, problems, save
 
 
-class Game(Piles):
+class Game(Piles, ChanceNodes):
     """One table: a match of rounds of one variant.
 
     Create games with :func:`core.new_game`. Every attribute below is public
@@ -577,45 +578,6 @@ class Game(Piles):
         """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
         return []
 
-    # -- chance, asked before it is used ---------------------------------------------------
-    def chance_for(self, p: int, action: Action | dict[str, Any]) -> Chance | None:
-        """The first shuffle that ``apply(p, action)`` would need and nobody has settled yet.
-
-        ``None``: the move needs no order beyond those already given (:meth:`settle`); applying
-        it then never asks the deck source. Otherwise settle the :class:`~core.Chance` and ask
-        again: a move can need several (a reshuffle, then a token drawn from the bag). An illegal
-        action raises :class:`IllegalAction`, as :meth:`apply` would. The game is not changed.
-        """
-        return self._first_chance(lambda probe: probe.apply(p, action))
-
-    def chance_for_next_round(self) -> Chance | None:
-        """As :meth:`chance_for`, for :meth:`next_round`'s deal."""
-        return self._first_chance(lambda probe: probe.next_round())
-
-    def settle(self, chance: Chance, order: Sequence[Any]) -> None:
-        """Give the outcome of a chance node: ``order`` is ``chance.items`` in their new order.
-
-        The next move or deal that reaches epoch ``chance.epoch`` with these items uses it as
-        it is. A ``ValueError`` if ``order`` is not a permutation of the items or the epoch has
-        passed. Settled orders are the caller's input to the next move, not game state: they
-        are not saved by :meth:`to_dict`.
-        """
-        if chance.epoch < self.epoch:
-            raise ValueError(f"epoch {chance.epoch} has passed (the game is at epoch {self.epoch})")
-        # A new map, not the class's empty one: a game that is never given an order has one
-        # attribute fewer, which keeps CPython's quick attribute access (at most 30 keys).
-        self._settled = {**self._settled, chance.epoch: (tuple(chance.items), check_order(chance, order))}
-
-    def _first_chance(self, move: Callable[["Game"], object]) -> Chance | None:
-        """Make ``move`` on a copy whose source answers nothing: the first order it lacks."""
-        probe = type(self).from_dict(self.to_dict(), source=StopAtChance())
-        probe._settled = dict(self._settled)
-        try:
-            move(probe)
-        except ChanceStop as stop:
-            return stop.chance
-        return None
-
     def restore(self, snapshot: dict[str, Any], *, source: DeckSource | None = None) -> None:
         """Put this game back to ``snapshot`` (a :meth:`to_dict`), in place: whoever holds the
         object sees the restored state. The deck source stays, unless ``source`` replaces it."""
@@ -626,7 +588,8 @@ class Game(Piles):
         self.__dict__.update(fresh.__dict__)
 
     def copy(self) -> "Game":
-        return type(self).from_dict(self.to_dict(), source=self.source)
+        """An independent copy with the same deck source."""
+        return copy(self, self.source)
 
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.variant} players={self.num_players} round={self.round} "

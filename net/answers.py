@@ -6,7 +6,7 @@ the log never holds a player's message that every audit would then hold
 against the honest host (an ack over a made-up set reads as equivocation, a
 reveal that does not open as a broken deal). A strike for a refused answer
 carries the answer itself, and every auditor runs the same check on it
-(:class:`net.fair.Ledger`): a strike for an answer that was good is the
+(:class:`net.ledger.Ledger`): a strike for an answer that was good is the
 host's fraud. One function per kind, shared by both sides.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fair import seed_commitment
+from .commitments import seed_commitment
 
 
 def seed_fault(md: dict[str, Any], root: bytes) -> str | None:

@@ -21,7 +21,7 @@ from .host import Host
 from .messages import clean_text
 from .runtime import tune_gc
 from .save import default_save_path
-from .seats import HostConfig
+from .seats import DEFAULTS, RUNTIME_SETTINGS, HostConfig
 
 HostHook = Callable[..., int]
 """``interactive_host(**host_options, bell=bool) -> exit status``; keywords as :func:`run_headless_host` takes."""
@@ -132,53 +132,37 @@ def run_headless_host(
     *,
     port: int | None = None,
     bind: str = "0.0.0.0",
-    variant: str = "classic",
-    seats: int = 4,
-    bots: int = 0,
-    name: str = "Host",
-    password: str | None = None,
-    rounds: int | None = None,
     record: str | None = None,
     resume: bool = False,
     save: str | None = None,
-    turn_timer: float | None = None,
-    grace: float = 30.0,
-    bot_level: str = "normal",
-    bot_delay: float = 0.5,
-    seed: str | None = None,
-    options: dict[str, Any] | None = None,
     mdns: bool = True,
-    heartbeat: float = 5.0,
-    round_pause: float = 2.0,
     out: TextIO | None = None,
+    **settings: Any,
 ) -> int:
     """``uno-tui host --headless``: serve one match without a screen; 0 when it ends.
 
-    Prints the address and the lobby to ``out`` (stdout), starts when every
-    seat is taken and every person is ready, plays ``rounds`` rounds (or the
-    whole match), writes the moves record (JSON, :mod:`net.record`) to
-    ``record`` if given. The signed transcript, which ``uno-tui audit``
-    checks, is written anyway (see :mod:`net.transcript`); its path is
-    printed at the end.
+    ``settings`` are :class:`HostConfig`'s (``variant``, ``seats``, ``bots``,
+    ``rounds``, ``grace``, ...; those not given keep its defaults). Prints the
+    address and the lobby to ``out`` (stdout), starts when every seat is taken
+    and every person is ready, plays ``rounds`` rounds (or the whole match),
+    writes the moves record (JSON, :mod:`net.record`) to ``record`` if given.
+    The signed transcript, which ``uno-tui audit`` checks, is written anyway
+    (see :mod:`net.transcript`); its path is printed at the end.
     """
     out = out or sys.stdout
     save_path = save or str(default_save_path())
     printer = _Printer(out)
     try:
         if resume:
-            host = Host.resume(save_path, grace=grace, turn_timer=turn_timer, bot_delay=bot_delay,
-                               heartbeat=heartbeat, round_pause=round_pause, auto_start=True, auto_next=True)
-            if rounds is not None:
-                host.config.rounds = rounds
+            host = Host.resume(save_path, **HostConfig.given(settings, RUNTIME_SETTINGS),
+                               auto_start=True, auto_next=True)
+            if settings.get("rounds") is not None:
+                host.config.rounds = settings["rounds"]
             if port is None:
                 port = host.saved_port or DEFAULT_PORT
         else:
-            host = Host(HostConfig(
-                variant=variant, seats=seats, bots=bots, name=name, password=password, options=options or {},
-                bot_level=bot_level, seed=seed, rounds=rounds, auto_start=True, auto_next=True,
-                round_pause=round_pause, bot_delay=bot_delay, turn_timer=turn_timer, grace=grace,
-                heartbeat=heartbeat, save_path=save_path))
-    except ValueError as e:
+            host = Host(HostConfig.from_options(settings, auto_start=True, auto_next=True, save_path=save_path))
+    except (ValueError, TypeError) as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return 2
     host.listeners.append(printer)
@@ -302,16 +286,16 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--port", type=parse_port, default=None,
                    help=f"TCP port, 1 to 65535 (default {DEFAULT_PORT}; 0 picks a free one)")
     h.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all)")
-    h.add_argument("--variant", default="classic", choices=sorted(core.VARIANTS),
+    h.add_argument("--variant", default=DEFAULTS.variant, choices=sorted(core.VARIANTS),
                    help="the game to play (default: %(default)s)")
-    h.add_argument("--seats", type=int, default=4, metavar="N",
-                   help="players in all, the host's own seat included when it plays (default 4)")
-    h.add_argument("--bots", type=int, default=0, metavar="K", help="seats given to bots from the start")
-    h.add_argument("--name", default="Host", metavar="NAME",
+    h.add_argument("--seats", type=int, default=DEFAULTS.seats, metavar="N",
+                   help="players in all, the host's own seat included when it plays (default %(default)s)")
+    h.add_argument("--bots", type=int, default=DEFAULTS.bots, metavar="K", help="seats given to bots from the start")
+    h.add_argument("--name", default=DEFAULTS.name, metavar="NAME",
                    help="your name at the table, and the table's name on the LAN (default: %(default)s)")
-    h.add_argument("--password", default=None, metavar="PW", help="players must give it to join")
+    h.add_argument("--password", default=DEFAULTS.password, metavar="PW", help="players must give it to join")
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
-    h.add_argument("--rounds", type=int, default=None, metavar="R", help="stop after R rounds (default: the match)")
+    h.add_argument("--rounds", type=int, default=DEFAULTS.rounds, metavar="R", help="stop after R rounds (default: the match)")
     h.add_argument("--record", default=None, metavar="PATH",
                    help="write the moves record here when the match ends (JSON, for replaying; the signed "
                         "transcript that `audit` checks is written anyway)")
@@ -320,22 +304,22 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--transcript", dest="old_transcript", default=None, help=argparse.SUPPRESS)
     h.add_argument("--resume", action="store_true", help="continue the saved game after a host crash")
     h.add_argument("--save", default=None, metavar="PATH", help=f"save file (default {default_save_path()})")
-    h.add_argument("--turn-timer", type=float, default=None, metavar="SECONDS",
+    h.add_argument("--turn-timer", type=float, default=DEFAULTS.turn_timer, metavar="SECONDS",
                    help="a bot plays the turn of a person who takes longer")
-    h.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
-                   help="how long an away player's seat waits before a bot plays it (default 30)")
-    h.add_argument("--bot-level", default="normal", choices=levels,
+    h.add_argument("--grace", type=float, default=DEFAULTS.grace, metavar="SECONDS",
+                   help="how long an away player's seat waits before a bot plays it (default %(default)s)")
+    h.add_argument("--bot-level", default=DEFAULTS.bot_level, choices=levels,
                    help="how well the host's bots play (default: %(default)s)")
-    h.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS", help="pause before a bot moves")
-    h.add_argument("--seed", default=None, help="deck seed (default: fresh randomness)")
+    h.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS", help="pause before a bot moves")
+    h.add_argument("--seed", default=DEFAULTS.seed, help="deck seed (default: fresh randomness)")
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a variant rule option, e.g. target_score=200 (repeatable)")
     h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
     h.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
-    h.add_argument("--heartbeat", type=float, default=5.0, help=argparse.SUPPRESS)
-    h.add_argument("--round-pause", type=float, default=2.0, metavar="SECONDS",
-                   help="pause between rounds when headless (default 2)")
+    h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
+    h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
+                   help="pause between rounds when headless (default %(default)s)")
 
     def host_cmd(args: argparse.Namespace) -> int:
         if args.old_transcript is not None:

@@ -1,14 +1,14 @@
 """The host's side of the fair deal: running the commit-reveal protocol and logging the game.
 
-The engine asks its deck source for an order synchronously, in the middle of
-a deal or an action; the protocol needs round trips. So the host's engine
-gets a :class:`FairSource` that answers only for epochs the protocol has
-already settled and otherwise raises :class:`NeedEpoch` (carrying the cards
-the engine wants shuffled). The host catches it, puts the game back as it
-was before the call (it snapshots with ``to_dict`` first), runs the protocol
-for that epoch (:meth:`Dealer.run_epoch`), and then does the same thing
-again; this time the source answers. The engine is deterministic, so the
-second try asks for exactly the same cards.
+The engine says before a deal or an action which shuffle it needs
+(:meth:`core.Game.chance_for`, a :class:`core.Chance`); the protocol needs
+round trips. So the host asks first, runs the protocol for that epoch
+(:meth:`Dealer.settle`), hands the agreed order to the game
+(:meth:`core.Game.settle`) and asks again, until the move needs nothing more;
+then it makes the move, which uses exactly those orders. Nothing is rolled
+back. The game's own deck source (:class:`FairSource`) answers only for
+epochs settled so: an engine that asked for anything else would be a bug,
+and says so.
 
 A shuffle of public tokens (Diez's bag, strings rather than cards) runs the
 same protocol as a *public* epoch (see :mod:`net.fair`): the commit lists the
@@ -21,52 +21,28 @@ import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Callable, Sequence
 
 import core
 from core import Event
 
 from .answers import answer_fault
-from .fair import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, EpochSecret, TableLog, canonical, combined_key,
-                   entry_hash, pack, peer_message, seed_commitment, set_hash, unpack)
+from .commitments import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, combined_key, entry_hash, pack,
+                          peer_message, seed_commitment, set_hash, unpack)
+from .tablelog import EpochSecret, FairSource, TableLog
 from .identity import Identity, verify
 from .messages import MAX_WHY, MAX_WORD, clean_text
+from .outbox import Outbox
 from .save import Packed, PartList
-
-if TYPE_CHECKING:
-    from .host import Host
-    from .peer import Peer
+from .seats import HostConfig, Roster
 
 log = logging.getLogger("net.dealer")
 
 RC_BUDGET = 24 * 1024
 """Bytes of receipts a step carries; more go in an entry of their own (every entry fits a frame)."""
-
-
-class NeedEpoch(Exception):
-    """The engine wants epoch ``epoch`` of ``items`` before the protocol has settled it."""
-
-    def __init__(self, epoch: int, items: Sequence[Any]) -> None:
-        super().__init__(f"epoch {epoch} is not settled yet")
-        self.epoch = epoch
-        self.items = list(items)
-
-
-class FairSource:
-    """The host engine's deck source: orders fixed by the protocol, nothing else."""
-
-    def __init__(self, dealer: "Dealer") -> None:
-        self.dealer = dealer
-
-    def shuffle(self, items: Sequence[Any], epoch: int) -> list[Any]:
-        sec = self.dealer.secrets.get(epoch)
-        if sec is None or sec.items != canonical(items):
-            raise NeedEpoch(epoch, items)
-        self.dealer.consumed(sec)
-        if sec.public is not None:
-            return list(self.dealer.order_for(sec))  # public tokens: the strings themselves
-        by_id = {c.id: c for c in items}
-        return [by_id[i] for i in self.dealer.order_for(sec)]
+UNNAMED_MOVES = {"swap": "named", "rotate": "all", "withdraw": "named"}
+"""Event kinds that hand cards to a seat without naming them (see :meth:`Dealer.received`): whose
+hands to read, the seats the event names (player and target) or every seat."""
 
 
 @dataclass
@@ -82,11 +58,18 @@ class _Attempt:
 
 
 class Dealer:
-    """Runs the seed exchange for each epoch and writes the table's log for one match."""
+    """Runs the seed exchange for each epoch and writes the table's log for one match.
 
-    def __init__(self, host: "Host", identity: Identity, game_id: bytes | None = None,
-                 log: TableLog | None = None) -> None:
-        self.host = host
+    It speaks through the table's :class:`~net.outbox.Outbox` (log entries to
+    everyone, deliveries and rulings to one seat, strikes and verdicts to the
+    host's listeners) and knows the seats through the table's
+    :class:`~net.seats.Roster`.
+    """
+
+    def __init__(self, outbox: Outbox, identity: Identity, roster: Roster, *, timeout: float,
+                 game_id: bytes | None = None, log: TableLog | None = None) -> None:
+        self.outbox = outbox
+        self.roster = roster
         self.identity = identity
         self.game_id = game_id or secrets.token_bytes(16)
         self.log = log if log is not None else TableLog(identity)
@@ -98,7 +81,8 @@ class Dealer:
         self.pos: dict[int, EpochSecret] = {}
         self.drawn: set[tuple[int, int, int]] = set()
         self.opened: set[tuple[int, int, int]] = set()
-        self.known: dict[int, set[int]] = {}
+        self.known: dict[int, set[tuple[int, int, int]]] = {}
+        """Seat -> (card id, epoch, attempt) of every card it was delivered this round, at that position."""
         self.deliveries: dict[int, list[tuple[bytes, bytes]]] = {}
         self.strikes: dict[int, int] = {}
         self.receipts: list[list[Any]] = []
@@ -120,13 +104,20 @@ class Dealer:
         self._n = 0
         self._waiting: dict[tuple[str, int, int], dict[int, asyncio.Future[Any]]] = {}
         self._w4: dict[int, tuple[str | None, list[int]]] = {}
-        self.listeners: list[Any] = []
-        """``f(e_bytes, sig)`` for each new entry (the host's transcript writer)."""
-        self.timeout = host.config.fair_timeout
+        self.listeners: list[Callable[[bytes, bytes], None]] = []
+        """``f(e_bytes, sig)`` for each new entry (the log's side file, the transcript, the table's save)."""
+        self.on_bench: Callable[[int], None] | None = None
+        """Told when a seat is benched (the table shows it in the lobby; its bots take the seat)."""
+        self.timeout = timeout
+        """Seconds each participant has for each step of the seed exchange, and for its verdict."""
 
     # -- the log -------------------------------------------------------------------------------
+    @property
+    def seats(self) -> list[Any]:
+        return self.roster.seats
+
     def append(self, kind: str, **fields: Any) -> None:
-        """Sign and log an entry, send it to every peer, and have the host save soon (the save counts it)."""
+        """Sign and log an entry, send it to every peer, and tell the listeners (the table saves soon: the save counts it)."""
         if self.receipts and kind in ("step", "close", "note"):
             rc, self.receipts = self.receipts, []
             if kind != "note" and sum(len(x[1]) for x in rc) > RC_BUDGET:
@@ -138,26 +129,24 @@ class Dealer:
         elif kind in ("abort", "reveals"):
             self.open_attempt = None
         e, sig = self.log.append(kind, **fields)
-        self.host.broadcast_log(e, sig)
+        self.outbox.broadcast({"type": "log", "e": e, "sig": sig})
         for f in list(self.listeners):
             try:
                 f(e, sig)
             except Exception:
                 log.exception("a log listener failed")
-        self.host.logged()
 
-    def start_match(self, host: "Host") -> None:
+    def start_match(self, variant: str, options: dict[str, Any], clocks: dict[str, Any]) -> None:
         """The match header: every seat's name and its person's key (a bot's seat has none), the people
         not at the table as it begins (``away``: a bot plays for them until they come back), and the clocks."""
-        cfg = host.config
-        keys = [s.identity if s.kind == "human" else None for s in host.seats]
-        away = [s.index for s in host.seats if s.kind == "human" and s.stand_in]
-        self.append("match", g=self.game_id, variant=cfg.variant, names=[s.name for s in host.seats],
-                    options=dict(host.options), keys=keys, host=self.identity.public, away=away,
-                    **self.clocks(cfg))
+        seats = self.seats
+        keys = [s.identity if s.kind == "human" else None for s in seats]
+        away = [s.index for s in seats if s.kind == "human" and s.stand_in]
+        self.append("match", g=self.game_id, variant=variant, names=[s.name for s in seats],
+                    options=dict(options), keys=keys, host=self.identity.public, away=away, **clocks)
 
     @staticmethod
-    def clocks(cfg: Any) -> dict[str, Any]:
+    def clocks(cfg: HostConfig) -> dict[str, Any]:
         """The settings the log's rules read: turn timer, grace period, deadline of each step of the deal."""
         return {"timer": cfg.turn_timer or None, "grace": cfg.grace, "deadline": cfg.fair_timeout}
 
@@ -187,11 +176,10 @@ class Dealer:
     def participants(self) -> list[int]:
         """The host and every seated person who takes part: not benched, not away past the grace period.
 
-        Exactly the set every client expects (:meth:`net.fair.Ledger.people`): the
+        Exactly the set every client expects (:meth:`net.ledger.Ledger.people`): the
         log shows who is benched and who is away, so nobody can be left out quietly.
         """
-        return [HOST_PID] + [s.index for s in self.host.seats
-                             if s.kind == "human" and not s.benched and not s.stand_in]
+        return [HOST_PID] + [s.index for s in self.seats if s.kind == "human" and not s.benched and not s.stand_in]
 
     async def run_epoch(self, e: int, items: Sequence[Any]) -> EpochSecret:
         """Settle epoch ``e`` of ``items``: commitments, seeds, acks, reveals. Restarts on a missed deadline.
@@ -201,7 +189,7 @@ class Dealer:
         between the host and all of them, never fewer.
         """
         while True:
-            await self.host.wait_for_people()
+            await self.roster.wait()
             a = self.attempts.get(e, -1) + 1
             self.attempts[e] = a
             sec = self.make_secret(e, a, items)
@@ -240,6 +228,11 @@ class Dealer:
             self.append("reveals", e=e, a=a, set=[[pid, *reveals[pid]] for pid in sorted(reveals)])
             return sec
 
+    async def settle(self, chance: core.Chance) -> list[Any]:
+        """Settle ``chance`` with the players (:meth:`run_epoch`): the order to give the game."""
+        await self.run_epoch(chance.epoch, chance.items)
+        return self.source.shuffle(chance.items, chance.epoch)
+
     # -- the steps a test double bends (an honest dealer's own) ------------------------------
     # The dishonest hosts of the fairness tests subclass the dealer and override these; the
     # protocol around them is the honest one, so each test shows what one lie costs.
@@ -256,7 +249,7 @@ class Dealer:
         """Step 3: every participant's seed commitment, shown to all."""
         self.append("commits", e=e, a=a, set=blobs)
 
-    def cards_for(self, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
+    def cards_for(self, game: core.Game, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
         """The openings delivered to ``seat`` after a step: exactly the cards that reached its hand."""
         return cards
 
@@ -302,54 +295,46 @@ class Dealer:
 
     def _count_strike(self, pid: int, stage: str, why: str = "") -> None:
         self.strikes[pid] = self.strikes.get(pid, 0) + 1
-        seat = self.host.seats[pid]
-        self.host.emit("strike", {"seat": pid, "name": seat.name, "strikes": self.strikes[pid], "stage": stage,
-                                  "why": why})
+        seat = self.seats[pid]
+        self.outbox.emit("strike", {"seat": pid, "name": seat.name, "strikes": self.strikes[pid], "stage": stage,
+                                    "why": why})
         if self.strikes[pid] >= 2 and not seat.benched:
             seat.benched = True
             seat.stand_in = True
             self.append("bench", seat=pid)
-            self.host.emit("bench", {"seat": pid, "name": seat.name})
-            self.host.broadcast_lobby()
-            self.host.people_changed()
+            self.outbox.emit("bench", {"seat": pid, "name": seat.name})
+            if self.on_bench is not None:
+                self.on_bench(pid)
 
-    def check_signed(self, peer: "Peer", m: bytes, sig: bytes, d: dict[str, Any]) -> tuple[str, str] | None:
-        """Who may have sent it, its signature, game, freshness and the head it quotes: ``(code, reason)`` or None.
+    def check_signed(self, seat: int | None, key: bytes | None, m: bytes, sig: bytes,
+                     d: dict[str, Any]) -> tuple[str, str] | None:
+        """A signed message ``m`` that came on the link of ``seat`` (holding identity ``key``): who may have
+        sent it, its signature, game, freshness and the head it quotes. ``(code, reason)`` or None.
 
-        ``d`` was checked against :data:`net.messages.SIGNED_SCHEMAS` already.
+        ``d`` is ``m`` decoded and checked against :data:`net.messages.SIGNED_SCHEMAS` already.
         """
-        if peer.seat is None or peer.identity is None:
+        if seat is None or key is None:
             return "spectator", "only seated players sign messages"
-        if d["seat"] != peer.seat:
-            return "impersonation", f"this connection holds seat {peer.seat}, not seat {d['seat']}"
-        if not verify(peer.identity, sig, TAG_PEER, m):
+        if d["seat"] != seat:
+            return "impersonation", f"this connection holds seat {seat}, not seat {d['seat']}"
+        if not verify(key, sig, TAG_PEER, m):
             return "signature", "the signature does not verify under this connection's identity"
         if d["g"] != self.game_id:
             return "signature", "a signed message for another game"
-        if d["n"] <= self.last_n.get(peer.seat, -1):
+        if d["n"] <= self.last_n.get(seat, -1):
             return "replay", "a replayed signed message (its counter is not new)"
-        self.last_n[peer.seat] = d["n"]
+        self.last_n[seat] = d["n"]
         if not self.log.quotes(d["h"]):
             return "head", "a signed message quoting a log head that never existed"
         return None
 
-    def on_signed(self, peer: "Peer", m: bytes, sig: bytes, d: dict[str, Any]) -> None:
-        """A peer's signed answer in the deal, a receipt or a verdict: checked on arrival, taken or refused.
+    def on_signed(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
+        """``seat``'s signed answer in the deal, a receipt or a verdict (:meth:`check_signed` passed): taken or refused.
 
         A bad one is answered with ``error{code: "refused"}`` and struck (the
         strike logs the message as its evidence), so the log never holds a
         player's message that every audit would hold against the host.
         """
-        failure = self.check_signed(peer, m, sig, d)
-        seat = peer.seat
-        if failure is not None:
-            code, reason = failure
-            if code == "head" and seat is not None:
-                self._refuse(peer, "head", reason, (m, sig))
-            else:
-                peer.violation(code, reason)
-            return
-        assert seat is not None
         kind = d["k"]
         if kind in ("seed", "ack", "reveal"):
             futs = self._waiting.get((kind, d["e"], d["a"]))
@@ -358,13 +343,13 @@ class Dealer:
                 return  # late or unexpected: harmless, ignored
             fault = self.answer_fault(kind, seat, d)
             if fault is not None:
-                self._refuse(peer, kind, fault, (m, sig))
+                self.refuse(seat, kind, fault, (m, sig))
                 return
             fut.set_result((m, sig))
         elif kind == "rcpt":
-            self._receipt(peer, seat, m, sig, d)
+            self._receipt(seat, m, sig, d)
         elif kind == "verdict":
-            self._verdict(peer, seat, m, sig, d)
+            self._verdict(seat, m, sig, d)
 
     def answer_fault(self, kind: str, seat: int, d: dict[str, Any]) -> str | None:
         """What is wrong with ``seat``'s answer ``d`` (a seed, ack or reveal) to the attempt under way, if anything.
@@ -373,37 +358,38 @@ class Dealer:
         against them: its test double overrides this.)
         """
         cur = self.current
-        key = self.host.seats[seat].identity
+        key = self.seats[seat].identity
         if cur is None or key is None:
             return "no answer is wanted now"
         return answer_fault(kind, d, root=cur.sec.root, shown=cur.shown, key=key, committed=cur.seeds.get(seat))
 
-    def _refuse(self, peer: "Peer", stage: str, why: str, evidence: tuple[bytes, bytes]) -> None:
-        self.strike(peer.seat, stage, why, evidence)  # type: ignore[arg-type]
-        peer.violation("refused", f"{why}: refused, and a strike")
+    def refuse(self, seat: int, stage: str, why: str, evidence: tuple[bytes, bytes]) -> None:
+        """Refuse ``seat``'s signed ``evidence`` (a bad answer, or one quoting a head never logged): a strike."""
+        self.strike(seat, stage, why, evidence)
+        self.outbox.fault(seat, "refused", f"{why}: refused, and a strike")
 
-    def _receipt(self, peer: "Peer", seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
+    def _receipt(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
         """A receipt acknowledges exactly one delivery to this seat, once."""
         owed = self.unreceipted.get(seat, {})
         cards = owed.get(d["x"])
         if cards is None:
             if d["x"] in self.receipted.get(seat, set()):
                 return  # a second receipt for a delivery resent after a reconnect: already logged
-            self._refuse(peer, "rcpt", "a receipt for a delivery this seat was never sent", (m, sig))
+            self.refuse(seat, "rcpt", "a receipt for a delivery this seat was never sent", (m, sig))
             return
         if sorted(map(tuple, d["cards"])) != cards:
-            self._refuse(peer, "rcpt", "a receipt that lists other cards than the delivery's", (m, sig))
+            self.refuse(seat, "rcpt", "a receipt that lists other cards than the delivery's", (m, sig))
             return
         del owed[d["x"]]
         self.receipted.setdefault(seat, set()).add(d["x"])
         self.receipts.append([seat, m, sig])
 
     # -- verdicts -------------------------------------------------------------------------------
-    def _verdict(self, peer: "Peer", seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
+    def _verdict(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
         """One verdict per person on the round just closed; more are ignored (a flood costs nothing)."""
         r = d["r"]
         if r > self.closed:
-            peer.violation("refused", f"a verdict on round {r + 1}, which is not over")
+            self.outbox.fault(seat, "refused", f"a verdict on round {r + 1}, which is not over")
             return
         if r < self.closed or seat in self.verdicts.get(r, set()):
             return  # late, or said already: nothing more enters the log
@@ -412,9 +398,9 @@ class Dealer:
         fut = self._verdict_wait.pop(seat, None)
         if fut is not None and not fut.done():
             fut.set_result(True)
-        self.host.emit("verdict", {"seat": seat, "name": self.host.seats[seat].name, "ok": d["ok"],
-                                   "code": clean_text(d["code"], MAX_WORD), "reason": clean_text(d["why"], MAX_WHY),
-                                   "round": r})
+        self.outbox.emit("verdict", {"seat": seat, "name": self.seats[seat].name, "ok": d["ok"],
+                                     "code": clean_text(d["code"], MAX_WORD), "reason": clean_text(d["why"], MAX_WHY),
+                                     "round": r})
 
     async def collect_verdicts(self, r: int) -> None:
         """Wait for every seated person's verdict on round ``r``; strike those missing at the deadline.
@@ -423,7 +409,7 @@ class Dealer:
         every client knows every verdict, and a verdict the host dropped shows
         (the log must hold each person's verdict or a strike for missing it).
         """
-        await self.host.wait_for_people()
+        await self.roster.wait()
         loop = asyncio.get_running_loop()
         have = self.verdicts.setdefault(r, set())
         want = [p for p in self.participants() if p != HOST_PID and p not in have]
@@ -451,17 +437,9 @@ class Dealer:
             public = [ev.view(None).to_dict() for ev in events]
         draws: list[list[int]] = []
         openings: list[list[Any]] = []
-        shown: list[tuple[int, int | None]] = []
-        for ev in events:
-            if ev.visible_to is None:
-                for c in ev.cards:
-                    shown.append((c.id, ev.player))
-        hands = [set(c.id for c in h) for h in game.hands]
-        fresh_by_seat: list[tuple[int, int]] = []
-        for p, ids in enumerate(hands):
-            for cid in ids - self.known.get(p, set()):
-                fresh_by_seat.append((cid, p))
-        for cid, who in fresh_by_seat + [(cid, -1 if p is None else p) for cid, p in shown]:
+        shown = [(c.id, ev.player) for ev in events if ev.visible_to is None for c in ev.cards]
+        fresh = self.received(game, events)
+        for cid, who in fresh + [(cid, -1 if p is None else p) for cid, p in shown]:
             sec = self.pos.get(cid)
             if sec is None:
                 continue
@@ -487,16 +465,17 @@ class Dealer:
             fields["why"] = why
         self.append("step", **fields)
         index = len(self.log) - 1
-        for p, ids in enumerate(hands):
-            new = ids - self.known.get(p, set())
-            self.known[p] = ids
-            if new and self.host.seats[p].kind == "human":
-                cards = self.cards_for(p, [self.pos[cid].opening(cid) for cid in sorted(new) if cid in self.pos])
+        to: dict[int, list[int]] = {}
+        for cid, p in fresh:
+            to.setdefault(p, []).append(cid)
+        for p in sorted(to):
+            if self.seats[p].kind == "human":
+                cards = self.cards_for(game, p, [self.pos[cid].opening(cid) for cid in sorted(to[p])])
                 m = pack({"g": self.game_id, "r": game.round, "seat": p, "i": index, "cards": cards})
                 blob = (m, self.identity.sign(TAG_DELIVER, m))
                 self.deliveries.setdefault(p, []).append(blob)
                 self.unreceipted.setdefault(p, {})[entry_hash(m)] = sorted(tuple(o[:3]) for o in cards)
-                self.host.send_private(p, {"type": "deliver", "m": blob[0], "sig": blob[1]})
+                self.outbox.send(p, {"type": "deliver", "m": blob[0], "sig": blob[1]})
         # A challengeable play (a Wild Draw Four, ...): remember the hand it was played from.
         if action is not None and action.kind == "play":
             if pre_color is not None:
@@ -508,6 +487,47 @@ class Dealer:
                 self._rule(game, index, ev)
         return index
 
+    def received(self, game: core.Game, events: list[Event]) -> list[tuple[int, int]]:
+        """(card id, seat) for each card that reached a seat's hand in this step at a place in the deck
+        that seat was not delivered yet (its opening is sent to it with the step).
+
+        The events say where the cards went: those that show cards to some seats only
+        (``visible_to``: a draw shows the drawer its cards, a Share or a card handed over
+        shows them to giver and taker) name them, and each goes to whichever of those
+        seats holds it now; a card drawn face up (No Mercy's roulette, Wild Rawz's
+        take) goes to the seat the event names, its player or target. A few moves hand
+        cards over without naming them: whole hands swapped or passed on, a 后悔药
+        giving back cards that rode face down on a transfer (:data:`UNNAMED_MOVES`);
+        for those the hands of the seats they name are read.
+        """
+        hands = game.hands
+        out: list[tuple[int, int]] = []
+        for ev in events:
+            if ev.kind in UNNAMED_MOVES:
+                seats = range(len(hands)) if UNNAMED_MOVES[ev.kind] == "all" else \
+                    [p for p in (ev.player, ev.target) if p is not None]
+                for p in seats:
+                    for c in hands[p]:
+                        self._deliverable(c.id, p, out)
+            elif ev.cards:
+                named = ev.visible_to if ev.visible_to is not None else \
+                    [p for p in (ev.player, ev.target) if p is not None]
+                for c in ev.cards:
+                    holder = next((p for p in named if 0 <= p < len(hands) and c in hands[p]), None)
+                    if holder is not None:
+                        self._deliverable(c.id, holder, out)
+        return out
+
+    def _deliverable(self, cid: int, p: int, out: list[tuple[int, int]]) -> None:
+        sec = self.pos.get(cid)
+        if sec is None:
+            return  # never dealt from an epoch (a scripted position): nothing to open
+        key = (cid, sec.e, sec.a)
+        have = self.known.setdefault(p, set())
+        if key not in have:
+            have.add(key)
+            out.append((cid, p))
+
     def _rule(self, game: core.Game, index: int, ev: Event) -> None:
         by, to = ev.target, ev.player
         color, ids = self._w4.pop(by, (None, []))
@@ -516,7 +536,7 @@ class Dealer:
                   "guilty": ev.reason == "guilty", "cards": cards})
         msg = {"type": "ruling", "m": m, "sig": self.identity.sign(TAG_RULING, m)}
         for p in (to, by):
-            self.host.send_private(p, msg)
+            self.outbox.send(p, msg)
 
     def close_round(self, game: core.Game) -> None:
         self.closed = game.round
@@ -528,24 +548,25 @@ class Dealer:
                 continue  # a public epoch was open from its commit
             self.append("open", e=sec.e, a=sec.a, slots=[[sec.salts[s], cid] for s, cid in enumerate(sec.sigma)])
 
-    def resend(self, peer: "Peer", have: int) -> None:
-        """Bring a (re)connecting peer's copy of the log up to date, then its own deliveries."""
+    def catch_up(self, have: int, seat: int | None) -> list[dict[str, Any]]:
+        """What brings a (re)connecting peer's copy of the log up to date (it holds ``have`` entries),
+        then the deliveries to its seat this round."""
         entries = self.log.entries
         head = entries[-1][0] if entries else b""
-        peer.send({"type": "sync", "len": len(entries), "head": entry_hash(head) if entries else b""})
+        out: list[dict[str, Any]] = [{"type": "sync", "len": len(entries),
+                                      "head": entry_hash(head) if entries else b""}]
         start = have if have <= len(entries) else len(entries)
-        for e, sig in entries[start:]:
-            peer.send({"type": "log", "e": e, "sig": sig})
-        if peer.seat is not None:
-            for m, sig in self.deliveries.get(peer.seat, []):
-                peer.send({"type": "deliver", "m": m, "sig": sig})
+        out += [{"type": "log", "e": e, "sig": sig} for e, sig in entries[start:]]
+        if seat is not None:
+            out += [{"type": "deliver", "m": m, "sig": sig} for m, sig in self.deliveries.get(seat, [])]
+        return out
 
     # -- saving ------------------------------------------------------------------------------------
     def to_save(self) -> dict[str, Any]:
         return {"g": self.game_id, "secrets": PartList(Packed(s.packed_save()) for s in self.secrets.values()),
                 "round_epochs": [s.e for s in self.round_epochs], "attempts": list(self.attempts.items()),
                 "strikes": list(self.strikes.items()), "last_n": list(self.last_n.items()),
-                "log_len": len(self.log), "known": [[p, sorted(ids)] for p, ids in self.known.items()],
+                "log_len": len(self.log), "known": [[p, sorted(keys)] for p, keys in self.known.items()],
                 "drawn": sorted(self.drawn), "opened": sorted(self.opened), "n": self._n, "closed": self.closed,
                 "verdicts": [[r, sorted(seats)] for r, seats in self.verdicts.items() if r == self.closed],
                 "open": list(self.open_attempt) if self.open_attempt is not None else None}
@@ -560,7 +581,10 @@ class Dealer:
         self.attempts = {int(k): int(v) for k, v in fair["attempts"]}
         self.strikes = {int(k): int(v) for k, v in fair["strikes"]}
         self.last_n = {int(k): int(v) for k, v in fair["last_n"]}
-        self.known = {int(p): set(ids) for p, ids in fair["known"]}
+        # (An older save lists card ids: each is taken at the place in the deck it has now.)
+        self.known = {int(p): {tuple(k) if isinstance(k, list) else (k, self.pos[k].e, self.pos[k].a)
+                               for k in keys if not isinstance(k, int) or k in self.pos}
+                      for p, keys in fair["known"]}  # type: ignore[misc]
         self.drawn = {tuple(x) for x in fair["drawn"]}  # type: ignore[misc]
         self.opened = {tuple(x) for x in fair["opened"]}  # type: ignore[misc]
         # Its own signed messages go on numbering past any the crash may have lost.

@@ -16,6 +16,8 @@ from typing import Any
 
 import msgpack
 
+from .errors import NetError
+
 HEADER = struct.Struct(">I")
 
 MAX_FRAME_FROM_PEER = 16 * 1024
@@ -36,12 +38,15 @@ HTTP_REFUSAL = (
 )
 
 
-class FrameError(Exception):
-    """A frame could not be read or decoded."""
+class FrameError(NetError):
+    """A frame could not be read or decoded (``code``: the class's, as the ``error`` message names it)."""
 
     fatal = True
     """Whether the stream is out of sync (or the peer is gone) and must be closed."""
     code = "frame"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(type(self).code, reason)
 
 
 class ConnectionClosed(FrameError):

@@ -22,9 +22,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack
+
 from core import Action
 
-PROTOCOL_VERSION = 5
+from .errors import NetError
+
+PROTOCOL_VERSION = 6
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24
@@ -43,17 +47,16 @@ MAX_WHY = 200
 """A verdict's reason, as its player wrote it."""
 MAX_TARGET = 64
 """An action's target: a seat, or a pile in the variants that have several."""
+MAX_HISTORY_CHUNK = 200
+"""Events in one ``history`` message (the round so far, told to a peer joining mid-round, in several)."""
+MAX_HISTORY = 20_000
+"""Events of history a client keeps for the update that follows them (a round has a few hundred)."""
 MAX_RECEIPT = 200
 """Cards acknowledged by one receipt (no delivery holds more than a deck)."""
 
 
-class MessageError(ValueError):
+class MessageError(NetError, ValueError):
     """A message that does not fit its schema."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,6 @@ CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
         "log_have": _f(int, required=False, lo=0, hi=MAX_SEQ),
     },
     "ready": {"ready": _f(bool)},
-    "intent": {
-        "seq": _f(int, lo=0, hi=MAX_SEQ),
-        "version": _f(int, lo=0, hi=MAX_SEQ),
-        "seat": _f(int, lo=0, hi=MAX_SEATS - 1),
-        "action": _f(dict),
-    },
     "chat": {"text": _f(str, lo=1, hi=MAX_CHAT)},
     "ping": {"t": _f(int, float, required=False)},
     "pong": {"t": _f(int, float, required=False)},
@@ -151,8 +148,8 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
         "auto": _f(bool, required=False),
         "seq": _f(int, lo=0, hi=MAX_SEQ, required=False),
-        "history": _f(list, required=False, hi=200),
     },
+    "history": {"events": _f(list, lo=1, hi=MAX_HISTORY_CHUNK)},
     "reject": {
         "seq": _f(int, lo=0, hi=MAX_SEQ),
         "version": _f(int, lo=0, hi=MAX_SEQ),
@@ -258,16 +255,15 @@ def validate(msg: Any, schemas: dict[str, dict[str, F]]) -> dict[str, Any]:
         _check_value(name, spec, msg[name])
     if kind == "update" and ("obs" in msg) == ("patch" in msg):
         raise MessageError("bad_field", "update: needs either 'obs' or 'patch'")
-    if kind == "intent" and schemas is CLIENT_SCHEMAS:
-        try:
-            check_action(Action.from_dict(msg["action"]))
-        except ValueError as e:
-            raise MessageError("bad_action", f"intent: {e}") from None
     return msg
 
 
-def validate_signed(d: Any) -> dict[str, Any]:
-    """Check a signed message's content against :data:`SIGNED_SCHEMAS`; raises :class:`MessageError`."""
+def validate_signed(d: Any) -> tuple[dict[str, Any], Action | None]:
+    """Check a signed message's content against :data:`SIGNED_SCHEMAS`; raises :class:`MessageError`.
+
+    Returns it, and for an intent its action, made and bounded here once (the
+    table checks the card against its deck: :func:`check_action`).
+    """
     if not isinstance(d, dict):
         raise MessageError("bad_payload", "the signed message is not a map")
     kind = d.get("k")
@@ -282,9 +278,10 @@ def validate_signed(d: Any) -> dict[str, Any]:
             if name not in d:
                 raise MessageError("missing_field", f"signed {kind}: missing field {name!r}")
             _check_value(name, spec, d[name])
+    action = None
     if kind == "intent":
         try:
-            check_action(Action.from_dict(d["act"]))
+            action = check_action(Action.from_dict(d["act"]))
         except ValueError as e:
             raise MessageError("bad_action", f"intent: {e}") from None
     elif kind == "rcpt":
@@ -292,25 +289,42 @@ def validate_signed(d: Any) -> dict[str, Any]:
             if not (isinstance(item, list) and len(item) == 3
                     and all(type(x) is int and 0 <= x <= MAX_SEQ for x in item)):
                 raise MessageError("bad_field", "rcpt: each card is [epoch, attempt, draw]")
-    return d
+    return d, action
 
 
-def check_action(action: Action, *, cards: int | None = None) -> Action:
+def parse_signed(m: bytes) -> tuple[dict[str, Any], Action | None]:
+    """A signed message's content ``m`` (msgpack): decoded, checked (:func:`validate_signed`), an
+    intent's action made: the one parse it gets. Raises :class:`MessageError`."""
+    try:
+        d = msgpack.unpackb(m, raw=False, strict_map_key=False)
+    except Exception:
+        raise MessageError("bad_payload", "the signed message is not msgpack") from None
+    return validate_signed(d)
+
+
+def check_action(action: Action) -> Action:
     """An action's fields within bounds before any rule sees it; raises :class:`ValueError`.
 
-    ``cards``: the deck's size (a card id is below it). A target names a seat
-    or a pile: below :data:`MAX_TARGET`. Whether the action is legal is the
-    rules' to say; this keeps what is plainly out of range from reaching them.
+    A card id is below :data:`MAX_SEQ` here (the table checks it against its deck:
+    :func:`check_card`); a target names a seat or a pile: below :data:`MAX_TARGET`.
+    Whether the action is legal is the rules' to say; this keeps what is plainly
+    out of range from reaching them.
     """
     if not action.kind or len(action.kind) > MAX_WORD:
         raise ValueError(f"an action's kind has 1 to {MAX_WORD} characters")
     if action.color is not None and not 0 < len(action.color) <= MAX_WORD:
         raise ValueError(f"an action's colour has 1 to {MAX_WORD} characters")
-    if action.card is not None and not 0 <= action.card < (cards if cards is not None else MAX_SEQ):
+    if action.card is not None and not 0 <= action.card < MAX_SEQ:
         raise ValueError(f"there is no card {action.card} in this deck")
     if action.target is not None and not 0 <= action.target < MAX_TARGET:
         raise ValueError(f"there is no target {action.target} at this table")
     return action
+
+
+def check_card(action: Action, cards: int) -> None:
+    """The card an action names is in a deck of ``cards`` (its bounds were checked on arrival)."""
+    if action.card is not None and action.card >= cards:
+        raise ValueError(f"there is no card {action.card} in this deck")
 
 
 _ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-~])")
@@ -351,7 +365,3 @@ def refuse(code: str, reason: str) -> dict[str, Any]:
 
 def error(code: str, reason: str, fatal: bool = False) -> dict[str, Any]:
     return {"type": "error", "code": code, "reason": reason[:500], "fatal": fatal}
-
-
-def intent(seq: int, version: int, seat: int, action: Action) -> dict[str, Any]:
-    return {"type": "intent", "seq": seq, "version": version, "seat": seat, "action": action.to_dict()}

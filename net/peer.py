@@ -75,9 +75,10 @@ class Peer:
         if not self.closed and not self.writer.transport.is_closing():
             self.writer.write(data)
 
-    def send_frame(self, frame: bytes) -> None:
-        """Queue a whole frame, sealed for this link; never waits, so one slow peer cannot stall the table."""
-        self._send_body(memoryview(frame)[framing.HEADER.size:])
+    def send_packed(self, body: bytes) -> None:
+        """Queue a message packed already (:func:`framing.pack`: one body for many links), sealed for
+        this link when it is flushed; never waits, so one slow peer cannot stall the table."""
+        self._send_body(body)
 
     def _send_body(self, body: bytes | memoryview) -> None:
         if self.closed:
@@ -139,7 +140,7 @@ class Peer:
             return
         if notice is not None:
             try:
-                self.send_frame(framing.encode(notice))
+                self.send_packed(framing.pack(notice))
             except Exception:
                 pass
         self.closed = True

@@ -1,14 +1,18 @@
-"""Seats at the host's table and the host's settings."""
+"""Seats at the host's table, the people in them, and the host's settings."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+import asyncio
+import logging
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Callable
 
 from .identity import short_fp
 
 if TYPE_CHECKING:
     from .peer import Peer
+
+log = logging.getLogger("net.seats")
 
 BOT_NAMES: tuple[str, ...] = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo")
 
@@ -55,6 +59,36 @@ class HostConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_options(cls, opts: dict[str, Any], **fixed: Any) -> "HostConfig":
+        """The settings among a command's options (``save`` is ``save_path``), the rest as defaulted here.
+
+        An option given as None keeps the default (a command line that did not
+        name it); ``fixed`` settings win over both.
+        """
+        return cls(**{**cls.given(opts), **fixed})
+
+    @classmethod
+    def given(cls, opts: dict[str, Any], names: tuple[str, ...] | None = None) -> dict[str, Any]:
+        """The settings ``opts`` gives (of ``names`` only, if given): ``save`` read as ``save_path``,
+        None dropped where the default is not None."""
+        out: dict[str, Any] = {}
+        opts = {**opts, "save_path": opts.get("save_path") or opts.get("save")}
+        for f in fields(cls):
+            if f.name not in opts or (names is not None and f.name not in names):
+                continue
+            value = opts[f.name]
+            if value is None and f.default is not None:  # (a default_factory's default is MISSING)
+                continue
+            out[f.name] = value
+        return out
+
+
+RUNTIME_SETTINGS = ("grace", "turn_timer", "bot_delay", "heartbeat", "round_pause")
+"""The settings a resumed host takes from its command line; the rest come from its save."""
+DEFAULTS = HostConfig()
+"""The host's defaults, for the command line's help (spelt once, in :class:`HostConfig`)."""
 
 
 @dataclass
@@ -118,3 +152,45 @@ def unique_name(wanted: str, taken: list[str]) -> str:
     while f"{wanted} ({n})" in taken:
         n += 1
     return f"{wanted} ({n})"
+
+
+class Roster:
+    """A table's seats, and its people: who takes part in the deal, and waiting until they are all here.
+
+    The seed exchange and the verdicts are between the host and every seated
+    person who takes part; the dealer waits on :meth:`wait` before each, and the
+    table and its gateway call :meth:`changed` whenever a person comes, goes
+    away past the grace period, or is benched.
+    """
+
+    def __init__(self, seats: list[Seat]) -> None:
+        self.seats = seats
+        self.listeners: list[Callable[[], None]] = []
+        """Called on every :meth:`changed` (the table: its lobby, its bots and timer look again)."""
+        self._event: asyncio.Event | None = None
+
+    def missing(self) -> list[int]:
+        """Seated people who take part (not benched, not away past the grace period) but are not connected."""
+        return [s.index for s in self.seats if s.kind == "human" and s.peer is None and not s.stand_in
+                and not s.benched]
+
+    def changed(self) -> None:
+        if self._event is not None:
+            self._event.set()
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a roster listener failed")
+
+    async def wait(self) -> None:
+        """Until every seated person is connected or away past the grace period (as the log then shows).
+
+        A host that has just resumed, or a table where someone's link dropped,
+        waits for them rather than dealing without them.
+        """
+        while self.missing():
+            if self._event is None:
+                self._event = asyncio.Event()
+            self._event.clear()
+            await self._event.wait()

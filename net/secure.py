@@ -46,6 +46,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_A, SPAKE2_B
 
+from .errors import NetError
 from .identity import H, Identity, verify
 
 TAG_HOST = b"uno-tui/hs-host/v4\0"
@@ -60,13 +61,8 @@ PAKE_IDS = {"idA": b"uno-tui client", "idB": b"uno-tui host"}
 """The two roles, told apart in the SPAKE2 key (the identity keys are bound through ``th``)."""
 
 
-class HandshakeError(Exception):
+class HandshakeError(NetError):
     """The handshake failed; ``code`` as in ``refuse`` (``handshake``, ``password``, ``no_password``, ...)."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 class ChannelError(Exception):

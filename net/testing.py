@@ -18,10 +18,12 @@ import core
 
 from . import framing, secure
 from .dealer import Dealer
+from .gateway import Gateway
 from .host import Host
 from .identity import Identity
 from .messages import PROTOCOL_VERSION
 from .seats import HostConfig
+from .table import Table
 
 FAST: dict[str, Any] = {
     "auto_start": True, "auto_next": True, "round_pause": 0.0, "bot_delay": 0.0,
@@ -31,13 +33,17 @@ FAST: dict[str, Any] = {
 
 
 async def start_host(*, host_class: type[Host] = Host, dealer_class: type[Dealer] | None = None,
+                     table_class: type[Table] | None = None, gateway_class: type[Gateway] | None = None,
                      identity: Identity | None = None, **settings: Any) -> Host:
     """A host on 127.0.0.1 with a free port and :data:`FAST` settings (overridable).
 
-    ``dealer_class``: the host deals with this dealer (the fairness tests' dishonest ones).
+    ``dealer_class``, ``table_class``, ``gateway_class``: the host's parts are these (the tests'
+    dishonest dealers and tables, and misbehaving gateways).
     """
-    if dealer_class is not None:
-        host_class = type(f"{dealer_class.__name__}Host", (host_class,), {"dealer_class": dealer_class})
+    parts = {name: cls for name, cls in (("dealer_class", dealer_class), ("table_class", table_class),
+                                         ("gateway_class", gateway_class)) if cls is not None}
+    if parts:
+        host_class = type(f"{next(iter(parts.values())).__name__}Host", (host_class,), parts)
     host = host_class(HostConfig(**{**FAST, **settings}), identity=identity)
     await host.start("127.0.0.1", 0)
     return host
@@ -67,10 +73,9 @@ class RawPeer:
 
     def seal(self, msg: Any) -> bytes:
         """A whole frame for ``msg``, sealed when the link is."""
-        frame = framing.encode(msg)
         if self.channel is None:
-            return frame
-        body = self.channel.seal(frame[framing.HEADER.size:])
+            return framing.encode(msg)
+        body = self.channel.seal(framing.pack(msg))
         return framing.HEADER.pack(len(body)) + body
 
     async def send(self, msg: Any) -> None:

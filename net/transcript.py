@@ -27,7 +27,7 @@ transcript file: a stream of msgpack maps, one per record:
 The audit reads it strictly: each record must be the canonical msgpack
 encoding of a known record (so no byte can change without notice), every
 signature must verify, the log must chain, and every round closed in it is
-audited as the peer did at the table (:meth:`net.fair.Ledger.audit_round`).
+audited as the peer did at the table (:meth:`net.ledger.Ledger.audit_round`).
 It also checks that the file is whole: every seal covers exactly the
 records before it; every message of this peer that the log holds (signed
 after the file began) has its ``sent`` record before it; every receipt of
@@ -43,7 +43,11 @@ The verdict (:class:`AuditResult`), also ``uno-tui audit``'s exit status:
 * ``2`` not a transcript to audit: a missing file, or a moves record
   (:mod:`net.record`) given instead;
 * ``3`` incomplete: nothing wrong in it, but it ends without a seal (its
-  writer crashed, or the file was cut short), or no round was closed in it.
+  writer crashed, or the file was cut short), no round was closed in it, or
+  it ends after a round closed and before every person's verdict on it was
+  logged (its writer left then). A file sealed ``over`` that ends so is a
+  failure instead: the host ended the match without the verdicts it owed
+  (:meth:`net.ledger.Ledger.check_end`, the same check a player runs at ``end``).
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ from typing import Any, BinaryIO, Iterator
 
 import msgpack
 
-from .fair import TAG_PEER, ZERO, Ledger, Unfair, entry_hash, unpack
+from .commitments import TAG_PEER, ZERO, Unfair, entry_hash, unpack
+from .ledger import Ledger
 from .identity import Identity, verify
 
 log = logging.getLogger(__name__)
@@ -517,6 +522,20 @@ class _Audit:
         if self.rounds == 0:
             return AuditResult(INCOMPLETE, "incomplete: no round was closed in this transcript, so there was "
                                            "nothing to audit", 0, ledger.matches)
+        missing = ledger.missing_verdicts()
+        if missing:
+            r = ledger.closed_round
+            assert r is not None
+            if last["why"] == "over":  # the host said the match was over: it owed every verdict first
+                try:
+                    ledger.check_end()
+                except Unfair as u:
+                    return AuditResult(FAILED, f"{u.code}: {u.reason}", self.rounds, ledger.matches, code=u.code)
+            return AuditResult(INCOMPLETE, f"incomplete: {rounds} verified, but the transcript ends after round "
+                                           f"{r + 1} closed and before the verdict on it of "
+                                           f"{ledger.who(missing)} arrived ({last['why']}): whether the host "
+                                           "logged every verdict cannot be told from it", self.rounds,
+                               ledger.matches)
         if self.earlier:
             notes.append(f"{self.earlier} message{'s' if self.earlier != 1 else ''} of this seat in the log "
                          "came from an earlier session of this player")

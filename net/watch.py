@@ -1,6 +1,6 @@
 """What a seated player's client checks at the table that the log alone cannot prove.
 
-The log's own rules are every auditor's (:class:`net.fair.Ledger`): whom a
+The log's own rules are every auditor's (:class:`net.ledger.Ledger`): whom a
 seed exchange is between, which reason a move the host made for a person
 gives, who owes a verdict. Some claims only the player they are about can
 judge, because they are about that player's link and clock:
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fair import Ledger, Unfair
+from .commitments import Unfair
+from .ledger import Ledger
 from .identity import short_fp
 
 TIMER_SLACK = 1.0
@@ -41,9 +42,9 @@ class SeatWatch:
 
     def __init__(self) -> None:
         self.turn_started: float | None = None
-        """When this seat's current turn began, by this client's clock (None: unknown, e.g. just reconnected)."""
+        """When the game began to wait on this seat, by this client's clock (None: unknown, e.g. just reconnected)."""
         self._turn: tuple[int, int] | None = None
-        """(round, current) of the last update."""
+        """(round, the player the game waits on) of the last update."""
         self._fresh = True
         self._asked: dict[tuple[Any, ...], float] = {}
         self.answers: dict[tuple[Any, ...], tuple[bytes, bytes, float | None]] = {}
@@ -84,7 +85,11 @@ class SeatWatch:
             if isinstance(counted, int) and counted != len(hand):
                 raise Unfair("hand", f"the table counts {counted} cards in your hand, but the host shows you "
                                      f"{len(hand)}: a card is hidden from you")
-        turn = (obs.get("round", -1), obs.get("current", -1))
+        # The host's turn timer runs for the player the game waits on (a step may ask another player
+        # than the one whose turn it is): that player's "turn" here too.
+        decision = obs.get("decision")
+        waits_on = decision.get("player", -1) if isinstance(decision, dict) else obs.get("current", -1)
+        turn = (obs.get("round", -1), waits_on)
         if self._fresh:
             self._fresh = False
             self.turn_started = None  # begun before this link: we cannot tell when

@@ -159,3 +159,18 @@ def test_a_headless_host_on_loopback_does_not_advertise(monkeypatch: pytest.Monk
     out = capsys.readouterr().out
     assert advertised == []
     assert "LAN discovery is off: the table listens on 127.0.0.1" in out
+
+
+def test_the_hosts_defaults_are_spelt_once_in_host_config() -> None:
+    """``uno-tui host`` with no options builds exactly :class:`HostConfig`'s defaults (headless or not)."""
+    from net.commands import _host_options
+    from net.seats import HostConfig
+
+    args = cli.build_parser().parse_args(["host"])
+    opts = _host_options(args)
+    built = HostConfig.from_options(opts)
+    assert built == HostConfig(save_path=built.save_path)
+    # A resumed host takes its run-time settings from the same place.
+    assert HostConfig.given(opts, ("grace", "turn_timer", "bot_delay", "heartbeat", "round_pause")) == {
+        "grace": HostConfig.grace, "turn_timer": None, "bot_delay": HostConfig.bot_delay, "heartbeat": HostConfig.heartbeat,
+        "round_pause": HostConfig.round_pause}

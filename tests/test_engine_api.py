@@ -206,3 +206,25 @@ def test_every_member_a_variant_overrides_is_a_documented_hook():
     assert overridden, "no variant overrides anything?"
     missing = sorted(k for k in overridden if f"`{k}`" not in table and f"`{k}(" not in table)
     assert not missing, f"hooks variants override but docs/engine.md does not name: {missing}"
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_a_copy_is_the_same_game_and_plays_on_alone(variant):
+    """``copy`` (what every ``chance_for`` tries a move on) shares the deck but no state: it saves
+    as the original does, and playing it on leaves the original as it was."""
+    g = core.new_game(variant, core.variant_class(variant).min_players + 1, seed=3)
+    rng = random.Random(variant)
+    for _ in range(60):
+        if g.over:
+            break
+        twin = g.copy()
+        assert twin.to_dict() == g.to_dict() and twin.deal_events == g.deal_events
+        before = g.to_dict()
+        for _ in range(5):
+            if twin.over:
+                break
+            q = rng.choice(twin.acting_order())
+            twin.apply(q, rng.choice(twin.legal_actions(q)))
+        assert g.to_dict() == before
+        p = rng.choice(g.acting_order())
+        g.apply(p, rng.choice(g.legal_actions(p)))

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from net import BotClient
 from net.fair import unpack
-from net.host import _read_log_file
+from net.persistence import read_log_file
 from net.identity import Identity
 from net.save import read_save
 from net.testing import HostProcess
@@ -47,7 +47,7 @@ async def until(cond: Callable[[], Any], timeout: float = 20.0) -> None:
 def log_of(tmp: Path) -> list[dict[str, Any]]:
     """The host's log as its last save counts it."""
     fair = read_save(tmp / "host.save")["fair"]
-    return [unpack(e) for e, _sig in _read_log_file(str(tmp / "host.save") + ".log", int(fair["log_len"]))]
+    return [unpack(e) for e, _sig in read_log_file(str(tmp / "host.save") + ".log", int(fair["log_len"]))]
 
 
 def assert_no_false_alarm(bots: list[BotClient], log: list[dict[str, Any]], lines: list[str],

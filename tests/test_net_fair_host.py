@@ -1,7 +1,7 @@
 """A cheating host against honest players, over loopback: each lie of issue 13 (items 1-8) is caught.
 
 Every dishonest host here is a test double: a subclass of :class:`net.dealer.Dealer`
-(named by the host's ``dealer_class``) or of :class:`net.host.Host` that bends
+(named by the host's ``dealer_class``) or of :class:`net.table.Table` that bends
 one documented step. The players are the project's own honest
 :class:`net.BotClient`; each test says who catches the lie, when, and with
 which reason code (the table in ``docs/fairness.md``).
@@ -17,13 +17,14 @@ from core import Action
 from net.dealer import Dealer
 from net.fair import HOST_PID, EpochSecret, entry_hash, unpack
 from net.host import Host
+from net.table import Intent, Table
 from net.testing import start_host
 from net.transcript import audit_file, read_records
 from net_support import bots, entries, failures, listen, play, verified
 
 
-def humans(host: Host) -> list[int]:
-    return [s.index for s in host.seats if s.kind == "human"]
+def humans(table: Host | Table | Dealer) -> list[int]:
+    return [s.index for s in table.seats if s.kind == "human"]
 
 
 # -- 1. a seed exchange without the players ----------------------------------------------------
@@ -79,10 +80,10 @@ class RedealingDealer(Dealer):
         del self.secrets[e]
         self.round_epochs.remove(sec)
         self.attempts[e] -= 1
-        for peer in list(self.host.peers):
+        for peer in list(self.outbox.peers):  # (the outbox is the host's gateway: its links, cut)
             peer.close("restarting")
         async with asyncio.timeout(5):
-            while any(self.host.seats[p].peer is not None for p in humans(self.host)):
+            while any(self.seats[p].peer is not None for p in humans(self)):
                 await asyncio.sleep(0.01)
         return await self.run_epoch(e, items)
 
@@ -128,13 +129,11 @@ async def test_a_second_rewind_in_a_match_makes_the_clients_stop_and_fails_their
 class KeylessDealer(Dealer):
     """Writes the match header with no key for the last person's seat, as if a bot held it."""
 
-    def start_match(self, host: Host) -> None:
-        cfg = host.config
-        victim = max(humans(host))
-        keys = [s.identity if s.kind == "human" and s.index != victim else None for s in host.seats]
-        self.append("match", g=self.game_id, variant=cfg.variant, names=[s.name for s in host.seats],
-                    options=dict(host.options), keys=keys, host=self.identity.public, away=[],
-                    **self.clocks(cfg))
+    def start_match(self, variant: str, options: dict[str, Any], clocks: dict[str, Any]) -> None:
+        victim = max(humans(self))
+        keys = [s.identity if s.kind == "human" and s.index != victim else None for s in self.seats]
+        self.append("match", g=self.game_id, variant=variant, names=[s.name for s in self.seats],
+                    options=dict(options), keys=keys, host=self.identity.public, away=[], **clocks)
 
 
 async def test_a_persons_seat_without_its_key_is_refused_by_that_person_and_the_table(tmp_path: Path) -> None:
@@ -153,23 +152,21 @@ async def test_a_persons_seat_without_its_key_is_refused_by_that_person_and_the_
 
 
 # -- 4. automatic moves for a present player -----------------------------------------------------
-class HastyHost(Host):
+class HastyTable(Table):
     """Plays the first person's turns itself 50 ms into them, saying their turn timer ran out."""
 
-    def _arm_turn_timer(self) -> None:
+    def arm_timer(self) -> None:
         game = self.game
         victim = humans(self)[0]
         if game is not None and self.phase == "playing" and not game.over and game.current == victim:
-            if self._turn_for != victim or self._turn_handle is None:
-                self._cancel_turn_timer()
-                self._turn_for = victim
-                self._turn_handle = asyncio.get_running_loop().call_later(0.05, self._turn_timeout, victim)
+            if self.autoplay.runs_for() != victim:
+                self.autoplay.start_timer(victim, 0.05)
             return
-        super()._arm_turn_timer()
+        super().arm_timer()
 
 
 async def test_moves_marked_automatic_for_a_present_player_without_a_turn_timer_are_caught() -> None:
-    host = await start_host(host_class=HastyHost, seats=3, bots=1, rounds=1)
+    host = await start_host(table_class=HastyTable, seats=3, bots=1, rounds=1)
     try:
         players = bots(host.port, 2)
         players[0].delay = 0.5  # a person thinking
@@ -182,7 +179,7 @@ async def test_moves_marked_automatic_for_a_present_player_without_a_turn_timer_
 
 
 async def test_a_turn_timer_run_out_early_is_caught_by_the_player_it_was_run_out_for() -> None:
-    host = await start_host(host_class=HastyHost, seats=3, bots=1, rounds=1, turn_timer=30)
+    host = await start_host(table_class=HastyTable, seats=3, bots=1, rounds=1, turn_timer=30)
     try:
         players = bots(host.port, 2)
         victim, other = players
@@ -218,40 +215,40 @@ async def test_every_automatic_move_made_for_a_player_is_reported_to_it() -> Non
 
 
 # -- 5. a signed intent replayed in a later round ----------------------------------------------------
-class ReplayingHost(Host):
+class ReplayingTable(Table):
     """Keeps the first person's first signed 'draw' and plays it for them again in a later round."""
 
     kept: tuple[tuple[bytes, bytes], int] | None = None
     replayed = False
 
-    def _intent(self, peer: Any, msg: dict[str, Any], signed: Any = None) -> None:
+    def intent(self, intent: Intent) -> None:
         game = self.game
-        if signed and game is not None and msg["action"]["kind"] == "draw" and peer.seat == humans(self)[0] \
+        if game is not None and intent.action.kind == "draw" and intent.seat == humans(self)[0] \
                 and self.kept is None:
-            self.kept = (signed, game.round)
-        super()._intent(peer, msg, signed)
+            self.kept = (intent.signed, game.round)
+        super().intent(intent)
 
-    def _arm_turn_timer(self) -> None:
-        super()._arm_turn_timer()
+    def arm_timer(self) -> None:
+        super().arm_timer()
         game = self.game
-        if self.kept is None or self.replayed or game is None or self.phase != "playing" or self._stalled:
+        if self.kept is None or self.replayed or game is None or self.phase != "playing" or self.settling:
             return
         blob, kept_in = self.kept
         seat = unpack(blob[0])["seat"]
         if game.round > kept_in and game.current == seat and Action("draw") in game.legal_actions(seat):
             self.replayed = True
-            events = self._try_apply(seat, Action("draw"), lambda: None)
+            events = self.try_apply(seat, Action("draw"), lambda: None)
             if events is not None:
-                self._applied(seat, Action("draw"), events, auto=False, intent=blob)
+                self.applied(seat, Action("draw"), events, auto=False, intent=blob)
 
 
 async def test_an_intent_replayed_in_a_later_round_is_caught_at_once() -> None:
-    host = await start_host(host_class=ReplayingHost, seats=3, bots=1, rounds=4,
+    host = await start_host(table_class=ReplayingTable, seats=3, bots=1, rounds=4,
                             options={"target_score": 100_000})
     try:
         players = bots(host.port, 2)
         await play(players, 40)
-        assert host.replayed, "no draw to replay"
+        assert isinstance(host.table, ReplayingTable) and host.table.replayed, "no draw to replay"
         for b in players:
             assert b.client.fairness is not None and b.client.fairness["code"] == "replay", b.client.fairness
             assert "was used before in this match" in b.client.fairness["reason"]
@@ -269,7 +266,7 @@ def _hide(view: dict[str, Any]) -> dict[str, Any]:
             "legal": [a for a in view.get("legal", ()) if a.get("card") != hidden]}
 
 
-class HidingHost(Host):
+class HidingTable(Table):
     """Leaves a card out of the first person's hand as shown to them; the table still counts it."""
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
@@ -277,7 +274,7 @@ class HidingHost(Host):
         return _hide(view) if seat == humans(self)[0] and not self.game.over else view
 
 
-class HidingCountHost(HidingHost):
+class HidingCountTable(HidingTable):
     """...and counts one card fewer for them in the public list as well."""
 
     def public_view(self) -> dict[str, Any]:
@@ -291,7 +288,7 @@ class HidingCountHost(HidingHost):
 
 
 async def test_a_card_hidden_from_your_hand_is_caught_by_its_count_at_once() -> None:
-    host = await start_host(host_class=HidingHost, seats=3, bots=1, rounds=1)
+    host = await start_host(table_class=HidingTable, seats=3, bots=1, rounds=1)
     try:
         victim, other = bots(host.port, 2)
         await play([victim, other], 40)
@@ -303,7 +300,7 @@ async def test_a_card_hidden_from_your_hand_is_caught_by_its_count_at_once() -> 
 
 
 async def test_a_card_hidden_from_your_hand_and_the_count_is_caught_at_the_audit() -> None:
-    host = await start_host(host_class=HidingCountHost, seats=3, bots=1, rounds=1)
+    host = await start_host(table_class=HidingCountTable, seats=3, bots=1, rounds=1)
     try:
         victim, other = bots(host.port, 2)
         await play([victim, other], 40)
@@ -337,17 +334,17 @@ class SwallowingDealer(Dealer):
     """Swaps a card delivered to the last person, then swallows that person's (failing) verdicts."""
 
     def victim(self) -> int:
-        return max(humans(self.host))
+        return max(humans(self))
 
-    def cards_for(self, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
-        if seat == self.victim() and cards and self.host.game is not None and self.host.game.round == 0:
+    def cards_for(self, game: Any, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
+        if seat == self.victim() and cards and game.round == 0:
             e, a, k, slot, salt, cid = cards[0]
-            cards = [[e, a, k, slot, salt, (cid + 1) % len(self.host.game.cards)]] + cards[1:]
+            cards = [[e, a, k, slot, salt, (cid + 1) % len(game.cards)]] + cards[1:]
         return cards
 
-    def _verdict(self, peer: Any, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
+    def _verdict(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
         if seat != self.victim():
-            super()._verdict(peer, seat, m, sig, d)
+            super()._verdict(seat, m, sig, d)
 
     async def collect_verdicts(self, r: int) -> None:
         self.verdicts.setdefault(r, set()).add(self.victim())  # neither waited for nor struck: dropped
@@ -411,7 +408,7 @@ class OverStrikingDealer(Dealer):
 
     async def collect_verdicts(self, r: int) -> None:
         await super().collect_verdicts(r)
-        self.strike(humans(self.host)[0], "verdict", "no verdict", r=r)
+        self.strike(humans(self)[0], "verdict", "no verdict", r=r)
 
 
 async def test_a_strike_for_an_answer_the_log_holds_is_named_a_host_fraud(tmp_path: Path) -> None:
@@ -432,7 +429,7 @@ class RefusingDealer(Dealer):
     """Refuses the last person's good reveal of the first deal and strikes them for it."""
 
     def answer_fault(self, kind: str, seat: int, d: dict[str, Any]) -> str | None:
-        if kind == "reveal" and (d["e"], d["a"]) == (0, 0) and seat == max(humans(self.host)):
+        if kind == "reveal" and (d["e"], d["a"]) == (0, 0) and seat == max(humans(self)):
             return "a seed that does not open its commitment"
         return super().answer_fault(kind, seat, d)
 

@@ -23,6 +23,7 @@ from net import BotClient, Client, HostConfig
 from net.commands import _Printer
 from net.dealer import Dealer
 from net.fair import TableLog, peer_message, unpack
+from net.gateway import Gateway
 from net.host import Host
 from net.identity import Identity
 from net.messages import MAX_ENTRY
@@ -131,14 +132,14 @@ def test_the_log_refuses_an_entry_that_would_not_fit_a_frame_and_spills_big_rece
         log.append("note", blob=b"x" * MAX_ENTRY)
     assert len(log) == 0
     host = Host(HostConfig(seats=2), identity=Identity.generate())
-    dealer = Dealer(host, host.identity, log=log)
+    dealer = Dealer(host.gateway, host.identity, host.table.roster, timeout=1.0, log=log)
     dealer.receipts = [[0, b"r" * 6000, b"s" * 64] for _ in range(6)]
     dealer.append("step", r=0)
     kinds = [(unpack(e)["k"], "rc" in unpack(e)) for e, _sig in log.entries]
     assert kinds == [("note", True), ("step", False)]
 
 
-class GarbledHost(Host):
+class GarbledGateway(Gateway):
     """Sends every joining peer a log entry bigger than any the protocol allows."""
 
     def _after_join(self, peer: Any) -> None:
@@ -147,7 +148,7 @@ class GarbledHost(Host):
 
 
 async def test_a_client_stops_reconnecting_to_a_host_that_keeps_sending_what_it_cannot_accept() -> None:
-    host = await start_host(host_class=GarbledHost, seats=2, bots=1, auto_start=False)
+    host = await start_host(gateway_class=GarbledGateway, seats=2, bots=1, auto_start=False)
     try:
         player = bots(host.port, 1)[0]
         assert await asyncio.wait_for(player.run(), 20) == 1  # no traceback, no endless reconnecting

@@ -2,7 +2,7 @@
 
 The dishonest hosts here are test doubles: subclasses of :class:`net.dealer.Dealer`
 that override one of its documented steps (a host names its dealer class in
-``dealer_class``), or of :class:`net.host.Host` that bend the host's own engine.
+``dealer_class``), or of :class:`net.table.Table` that bend the host's own engine.
 Each is caught by the honest clients, at delivery or at the audit, with the
 reason it deserves.
 """
@@ -25,7 +25,7 @@ from net.client import HostKeyChanged
 from net.commands import main as net_main
 from net.dealer import Dealer
 from net.fair import EpochSecret, Ledger, TableLog, Unfair, pack
-from net.host import Host
+from net.table import Table
 from net.identity import Identity, KnownHosts
 from net.testing import RawPeer, start_host
 from net.transcript import audit_file, read_records
@@ -112,12 +112,11 @@ class SwappingDealer(Dealer):
 
     swapped: list[int] = []
 
-    def cards_for(self, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
+    def cards_for(self, game: Any, seat: int, cards: list[list[Any]]) -> list[list[Any]]:
         if not self.swapped and cards:
             self.swapped.append(seat)
             e, a, k, slot, salt, cid = cards[0]
-            game = self.host.game
-            wild = next(c.id for c in game.cards if c.rank == "W+4") if game else 0
+            wild = next(c.id for c in game.cards if c.rank == "W+4")
             cards = [[e, a, k, slot, salt, wild if cid != wild else wild + 1]] + cards[1:]
         return cards
 
@@ -139,14 +138,27 @@ async def test_a_host_that_swaps_a_delivered_card_is_caught_at_delivery() -> Non
 class ExtraWildDealer(Dealer):
     """Commits the first deal to a deck with a second Wild Draw Four in place of a 5."""
 
+    swap: tuple[int, int] | None = None
+
     def make_secret(self, e: int, a: int, items: Any) -> EpochSecret:
         if e != 0:
             return super().make_secret(e, a, items)
         w4 = next(c for c in items if c.rank == "W+4")
         loser = next(c for c in items if c.rank == "5")
+        self.swap = (w4.id, loser.id)
         sigma = [c.id for c in items if c.id != loser.id] + [w4.id]
         random.Random(e).shuffle(sigma)
         return EpochSecret(self.game_id, e, a, items, sigma=sigma)
+
+    def order_for(self, sec: EpochSecret) -> list[Any]:
+        if sec.e != 0 or self.swap is None:
+            return sec.order
+        # Its own engine takes only a true deck (a game settles a permutation of the cards it
+        # asked for): there, the extra Wild Draw Four's slot deals the 5 it replaced.
+        w4, loser = self.swap
+        order = list(sec.order)
+        order[max(i for i, cid in enumerate(order) if cid == w4)] = loser
+        return order
 
 
 async def test_a_host_dealing_an_extra_wild_draw_four_is_caught() -> None:
@@ -202,18 +214,18 @@ class ChallengeBot:
         return self.inner.choose(obs)
 
 
-class MisrulingHost(Host):
+class MisrulingTable(Table):
     """Its engine flips the verdict of every Wild Draw Four challenge."""
 
-    def _try_apply(self, p: int, action: Action, retry: Any) -> Any:
+    def try_apply(self, p: int, action: Action, retry: Any) -> Any:
         game = self.game
         if action.kind == "challenge" and game is not None and game.pending and "bluff" in game.pending:
             game.pending["bluff"] = not game.pending["bluff"]
-        return super()._try_apply(p, action, retry)
+        return super().try_apply(p, action, retry)
 
 
 async def test_a_misruled_challenge_is_caught_by_the_challenger_and_at_the_audit() -> None:
-    host = await start_host(host_class=MisrulingHost, seats=2, bots=0, rounds=6,
+    host = await start_host(table_class=MisrulingTable, seats=2, bots=0, rounds=6,
                             options={"target_score": 100000})
     try:
         players = bots(host.port, 2)
@@ -250,18 +262,19 @@ class EquivocatingDealer(Dealer):
         lie_sig = self.identity.sign(b"uno-tui/log/v2\0", lie)
         e, sig = self.log.append("commit", **fields)
         victim = max(p for p in parts if p >= 0)
-        for peer in self.host.peers:
-            if peer.role is not None:
-                peer.send({"type": "log", "e": lie if peer.seat == victim else e,
-                           "sig": lie_sig if peer.seat == victim else sig})
+        for seat in self.seats:
+            if seat.kind == "human":
+                self.outbox.send(seat.index, {"type": "log", "e": lie if seat.index == victim else e,
+                                              "sig": lie_sig if seat.index == victim else sig})
         for f in self.listeners:
             f(e, sig)
 
     def answer_fault(self, kind: str, seat: int, d: dict[str, Any]) -> str | None:
         return None  # takes the victim's answers to the deck it was shown...
 
-    def check_signed(self, peer: Any, m: bytes, sig: bytes, d: dict[str, Any]) -> tuple[str, str] | None:
-        failure = super().check_signed(peer, m, sig, d)
+    def check_signed(self, seat: int | None, key: bytes | None, m: bytes, sig: bytes,
+                     d: dict[str, Any]) -> tuple[str, str] | None:
+        failure = super().check_signed(seat, key, m, sig, d)
         return None if failure is not None and failure[0] == "head" else failure  # ...quoting the lie
 
 

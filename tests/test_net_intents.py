@@ -7,6 +7,7 @@ from typing import Any
 
 from core import Action
 from net import Client
+from net.fair import peer_message
 from net.host import Host
 from net.testing import start_host
 
@@ -61,8 +62,11 @@ async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
         assert rej["seq"] == seq and rej["code"] == "illegal" and "turn" in rej["reason"]
         assert game.version == v
 
-        # Impersonation: the other player's connection sends an intent for seat p.
-        await other.send_raw({"type": "intent", "seq": 50, "version": v, "seat": p, "action": {"kind": "draw"}})
+        # Impersonation: the other player's connection sends an intent for seat p (signed with its own key).
+        assert host.dealer is not None
+        m, sig = peer_message(other.identity, "intent", host.dealer.game_id, p, 10**6, bytes(32),
+                              seq=50, v=v, act={"kind": "draw"})
+        await other.send_raw({"type": "signed", "m": m, "sig": sig})
         rej = await wait_for(other, "reject")
         assert rej["code"] == "impersonation"
         err = await wait_for(other, "error")
@@ -70,8 +74,7 @@ async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
         assert game.version == v and game.current == p
 
         # From the future.
-        await other.send_raw({"type": "intent", "seq": 51, "version": v + 100, "seat": q,
-                              "action": {"kind": "draw"}})
+        other._send_signed("intent", seq=51, v=v + 100, act={"kind": "draw"})
         assert (await wait_for(other, "reject"))["code"] == "bad_version"
 
         # The current player plays a number card; the other player's draw, built on the
@@ -109,8 +112,12 @@ async def test_spectators_cannot_act_and_the_sender_is_told_why() -> None:
         watcher = Client(("127.0.0.1", host.port), "W", spectate=True)
         await watcher.connect()
         await wait_for(watcher, "update")
-        await watcher.send_raw({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "draw"}})
+        assert host.dealer is not None
+        m, sig = peer_message(watcher.identity, "intent", host.dealer.game_id, 0, 1, bytes(32),
+                              seq=1, v=0, act={"kind": "draw"})
+        await watcher.send_raw({"type": "signed", "m": m, "sig": sig})
         assert (await wait_for(watcher, "reject"))["code"] == "spectator"
+        assert (await wait_for(watcher, "error"))["code"] == "spectator"
         await watcher.close()
         for c in by_seat.values():
             await c.close()

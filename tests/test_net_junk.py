@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import random
 import struct
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import msgpack
 import pytest
 
 from net import BotClient, framing
+from net.fair import peer_message
+from net.identity import Identity
 from net.testing import RawPeer, conserved, frames_in, start_host
 
 Junk = Callable[[int], Awaitable[None]]
@@ -60,8 +62,7 @@ async def wrong_field_types(port: int) -> None:
     reply = await raw.recv()
     assert reply["type"] == "error" and reply["code"] == "bad_field"
     assert (await raw.hello("w", role="spectator"))["type"] == "welcome"  # after the secure handshake
-    for bad in ({"type": "chat", "text": 12}, {"type": "intent", "seq": "1", "version": 0, "seat": 0,
-                                                 "action": {"kind": "draw"}}):
+    for bad in ({"type": "chat", "text": 12}, {"type": "signed", "m": "not bytes", "sig": bytes(64)}):
         await raw.send(bad)
     reply = await raw.messages_until_closed()
     errors = [m for m in reply if m["type"] == "error"]
@@ -92,17 +93,23 @@ async def silence_before_hello(port: int) -> None:
 async def hostile_after_hello(port: int) -> None:
     raw = await RawPeer.open(port)
     assert (await raw.hello("sneaky", role="spectator"))["type"] == "welcome"
-    await raw.send({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "draw", "x": 1}})
+    await raw.send(_signed_intent(1, {"kind": "draw", "x": 1}))
     await raw.send({"type": "hello", "v": 1, "name": "again"})
-    await raw.send({"type": "intent", "seq": 2, "version": 0, "seat": 0, "action": {"kind": "draw"}})
+    await raw.send(_signed_intent(2, {"kind": "draw"}))
     reply = await raw.messages_until_closed()
     codes = [m["code"] for m in reply if m["type"] in ("error", "reject")]
     assert codes[:2] == ["bad_action", "repeated_hello"] and "spectator" in codes
 
 
+def _signed_intent(seq: int, act: dict[str, Any]) -> dict[str, Any]:
+    """A signed intent for seat 0 (signed by a key of its own: the host refuses it before asking whose)."""
+    m, sig = peer_message(Identity.generate(), "intent", bytes(16), 0, seq, bytes(32), seq=seq, v=0, act=act)
+    return {"type": "signed", "m": m, "sig": sig}
+
+
 async def message_before_hello(port: int) -> None:
     raw = await RawPeer.open(port)
-    await raw.send({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "draw"}})
+    await raw.send(_signed_intent(1, {"kind": "draw"}))
     reply = await raw.recv()
     assert reply["type"] == "error" and reply["code"] == "hello_first"
     raw.close()

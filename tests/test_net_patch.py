@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import core
 from net import BotClient, Client, patch
-from net.host import Host
+from net.gateway import Gateway
 from net.peer import Peer
 from net.testing import start_host
 
@@ -130,21 +130,22 @@ async def test_clients_hold_the_hosts_view_and_most_updates_are_patches() -> Non
         await host.close()
 
 
-class SkewedHost(Host):
+class SkewedGateway(Gateway):
     """Sends one patch built on a view the client does not hold."""
 
     skewed = False
 
     def _view(self, peer: Peer, public: dict[str, Any], shared: Any = None) -> tuple[str, dict[str, Any]]:
         key, view = super()._view(peer, public, shared)
-        if key == "patch" and not self.skewed and self.game is not None and self.game.version >= 8:
-            self.skewed = True
+        game = self.table.game
+        if key == "patch" and not SkewedGateway.skewed and game is not None and game.version >= 8:
+            SkewedGateway.skewed = True
             view = {**view, "base": view["base"] - 1}
         return key, view
 
 
 async def test_a_client_given_a_patch_that_does_not_fit_reconnects_for_the_whole_view() -> None:
-    host = await start_host(host_class=SkewedHost, seats=2, bots=1, rounds=1, seed=5, grace=30)
+    host = await start_host(gateway_class=SkewedGateway, seats=2, bots=1, rounds=1, seed=5, grace=30)
     links: list[str] = []
     try:
         watcher = Client(("127.0.0.1", host.port), "W", spectate=True,
@@ -152,7 +153,7 @@ async def test_a_client_given_a_patch_that_does_not_fit_reconnects_for_the_whole
         await watcher.connect()
         bot = BotClient(("127.0.0.1", host.port), "B", seed=1, delay=0.005)
         assert await asyncio.wait_for(bot.run(), 30) == 0
-        assert host.skewed
+        assert SkewedGateway.skewed
         for _ in range(200):  # the first peer served got the bad patch: the watcher, or the bot
             if len(links + bot.links) >= 2:
                 break
@@ -160,7 +161,9 @@ async def test_a_client_given_a_patch_that_does_not_fit_reconnects_for_the_whole
         assert (links + bot.links)[:2] == ["lost", "restored"]
         game = host.game
         assert game is not None and game.over
-        await asyncio.sleep(0.05)
+        async with asyncio.timeout(10):  # the watcher takes the round's last update
+            while watcher.observation is None or not watcher.observation["over"]:
+                await watcher.messages.get()
         assert watcher.observation == wire(game.observation(None))
         await watcher.close()
     finally:

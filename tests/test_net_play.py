@@ -35,15 +35,21 @@ async def test_bot_clients_play_whole_rounds() -> None:
 async def test_players_see_their_own_hand_and_spectators_no_hidden_card() -> None:
     host = await start_host(seats=3, bots=1, rounds=1, seed=3)
     seen: dict[str, list[dict[str, Any]]] = {"spectator": [], "p0": []}
+    over = asyncio.Event()
+
+    def watch(m: dict[str, Any]) -> None:
+        seen["spectator"].append(m)
+        if m["type"] == "update" and m["obs"]["over"]:
+            over.set()
+
     try:
-        spectator = Client(("127.0.0.1", host.port), "Watcher", spectate=True,
-                           on_message=seen["spectator"].append)
+        spectator = Client(("127.0.0.1", host.port), "Watcher", spectate=True, on_message=watch)
         welcome = await spectator.connect()
         assert welcome["seat"] is None and welcome["token"] is None
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(2)]
         bots[0].client.on_message = seen["p0"].append
         assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 20) == [0, 0]
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(over.wait(), 10)  # the spectator holds the last update too
         updates = [m for m in seen["spectator"] if m["type"] == "update"]
         assert updates and updates[-1]["obs"]["over"]
         for m in seen["spectator"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import core
 from net import BotClient, Client
 from net.fair import unpack
 from net.host import Host
+from net.identity import Identity
 from net.record import replay
 from net.save import SAVE_FORMAT, Packed, PartList, Parts, SaveWriter, pack, read_save, slot_paths
 from net.testing import HostProcess, conserved, start_host
@@ -78,6 +80,49 @@ async def test_a_dropped_client_reconnects_by_itself() -> None:
         moves = [m for r in host.record.rounds for m in r["moves"]]
         assert not any(auto for _seat, _action, auto in moves)
     finally:
+        await host.close()
+
+
+async def test_a_rejoined_player_is_told_the_whole_round_however_long() -> None:
+    """The round so far reaches a player who comes back mid-round in full (once capped at 150 events),
+    in ``history`` messages each well under a frame, merged into the update that follows them."""
+    long_round = asyncio.Event()
+    host = await start_host(variant="nomercy", seats=3, bots=2, grace=30,
+                            options={"target_score": 1_000_000})
+
+    def watch(kind: str, data: dict[str, Any]) -> None:  # a round past 170 events (No Mercy has many)
+        if kind == "update" and host.phase == "playing" and len(host.table.round_events) >= 170:
+            long_round.set()
+
+    host.listeners.append(watch)
+    me = Identity.generate()
+    first = BotClient(("127.0.0.1", host.port), "P", seed=4, identity=me, delay=0.0)
+    task = asyncio.ensure_future(first.run())
+    try:
+        await asyncio.wait_for(long_round.wait(), 120)
+        seat, token = first.client.seat, first.client.token
+        assert seat is not None and token is not None
+        got: list[dict[str, Any]] = []
+        told = asyncio.Event()
+
+        def take(msg: dict[str, Any]) -> None:
+            if msg["type"] == "update" and not told.is_set():
+                got.append(msg)
+                told.set()
+
+        # The same person comes back on a new connection (it takes the seat over from the old one).
+        again = Client(("127.0.0.1", host.port), "P", identity=me, token=token, on_message=take)
+        await again.connect()
+        round_so_far = [e.view(seat).to_dict() for e in host.table.round_events]
+        await asyncio.wait_for(told.wait(), 10)
+        history = got[0]["history"]
+        assert len(history) >= 170 and history[0]["kind"] == "deal"
+        assert history == round_so_far[:len(history)]  # the whole round, as this seat may see it
+        await again.close()
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
         await host.close()
 
 
@@ -164,9 +209,9 @@ async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_close
     """The closing entries follow a round's last update a moment later; a crash in between loses none."""
     import shutil
 
-    import net.host
+    import net.table
 
-    monkeypatch.setattr(net.host, "CLOSE_DELAY", 30.0)  # the crash comes before them
+    monkeypatch.setattr(net.table, "CLOSE_DELAY", 30.0)  # the crash comes before them
     save = tmp_path / "host.save"
     host = await start_host(seats=2, bots=0, rounds=3, seed=8, round_pause=30.0, save_path=str(save),
                             options={"target_score": 10_000})
@@ -174,7 +219,7 @@ async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_close
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(2)]
         tasks = [asyncio.ensure_future(b.run()) for b in bots]
         await until(lambda: host.phase == "round_over", 20)
-        await asyncio.sleep(0.05)  # the save after the last move
+        await until(lambda: read_save(save)["phase"] == "round_over")  # the save after the last move
         assert host.dealer is not None and host.dealer.closed == -1
         crashed = tmp_path / "crashed"
         crashed.mkdir()
@@ -186,9 +231,9 @@ async def test_a_host_resumed_between_a_rounds_end_and_its_closing_entries_close
         await host.close()
     assert host.dealer.closed == 0, "closing the host closes the round first"
 
-    monkeypatch.setattr(net.host, "CLOSE_DELAY", 0.01)
+    monkeypatch.setattr(net.table, "CLOSE_DELAY", 0.01)
     resumed = Host.resume(str(crashed / "host.save"), round_pause=30.0)
-    assert resumed.phase == "round_over" and resumed._close_due
+    assert resumed.phase == "round_over" and resumed.table._close_due
     await resumed.start("127.0.0.1", 0)
     try:
         await until(lambda: resumed.audits, 10)

@@ -81,10 +81,10 @@ def test_a_bundle_with_anything_but_whole_maps_is_a_bad_payload(body: bytes) -> 
     ({"type": "ready", "ready": 1}, "bad_field"),
     ({"type": "hello", "v": True, "name": "a"}, "bad_field"),
     ({"type": "hello", "v": 1, "name": "a", "role": "god"}, "bad_field"),
-    ({"type": "intent", "seq": 1, "version": -1, "seat": 0, "action": {"kind": "draw"}}, "bad_field"),
-    ({"type": "intent", "seq": 1, "version": 0, "seat": 99, "action": {"kind": "draw"}}, "bad_field"),
-    ({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": 3}}, "bad_action"),
-    ({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "play", "card": "7"}}, "bad_action"),
+    # The unsigned intent of protocols before 5 is no message: a move is a signed intent (below).
+    ({"type": "intent", "seq": 1, "version": 0, "seat": 0, "action": {"kind": "draw"}}, "unknown_type"),
+    ({"type": "signed", "m": "not bytes", "sig": b"s" * 64}, "bad_field"),
+    ({"type": "signed", "m": b"m", "sig": b"short"}, "bad_field"),
     ({"type": "ping", "t": float("nan")}, "bad_field"),
     ({"type": "ping", "sig": "not bytes"}, "bad_field"),
 ])
@@ -94,11 +94,39 @@ def test_schema_violations_are_named(msg: object, code: str) -> None:
     assert info.value.code == code
 
 
+SIGNED_INTENT = {"k": "intent", "g": bytes(16), "seat": 0, "n": 1, "h": bytes(32), "seq": 1, "v": 0,
+                 "act": {"kind": "draw"}}
+
+
+@pytest.mark.parametrize("change, code", [
+    ({"v": -1}, "bad_field"),
+    ({"seat": 99}, "bad_field"),
+    ({"act": {"kind": 3}}, "bad_action"),
+    ({"act": {"kind": "play", "card": "7"}}, "bad_action"),
+    ({"act": {"kind": "draw", "x": 1}}, "bad_action"),
+    ({"act": {"kind": "play", "card": 2**60}}, "bad_action"),
+    ({"extra": 1}, "unknown_field"),
+    ({"k": "launch"}, "unknown_type"),
+])
+def test_a_signed_intent_is_parsed_once_and_its_violations_are_named(change: dict, code: str) -> None:
+    with pytest.raises(MessageError) as info:
+        messages.parse_signed(msgpack.packb({**SIGNED_INTENT, **change}))
+    assert info.value.code == code
+
+
+def test_a_signed_message_that_is_not_msgpack_is_a_bad_payload() -> None:
+    with pytest.raises(MessageError) as info:
+        messages.parse_signed(b"\xc1")
+    assert info.value.code == "bad_payload"
+
+
 def test_good_messages_pass_and_may_carry_a_signature() -> None:
     from core import Action
 
     validate(messages.hello("Ann", token="t", password="p"), CLIENT_SCHEMAS)
-    validate({**messages.intent(1, 0, 2, Action("play", 5, "red")), "sig": b"s" * 64}, CLIENT_SCHEMAS)
+    d, action = messages.parse_signed(msgpack.packb({**SIGNED_INTENT, "act": Action("play", 5, "red").to_dict()}))
+    assert action == Action("play", 5, "red") and d["seq"] == 1
+    validate({"type": "signed", "m": msgpack.packb(d), "sig": b"s" * 64}, CLIENT_SCHEMAS)
     validate(messages.refuse("version", "old"), HOST_SCHEMAS)
     validate(messages.error("x", "y"), HOST_SCHEMAS)
 

@@ -83,15 +83,15 @@ def rec(raw: bytes) -> dict[str, Any]:
     return msgpack.unpackb(raw, raw=False)
 
 
-def resealed(records: list[bytes], identity: Identity) -> bytes:
+def resealed(records: list[bytes], identity: Identity, why: str = "left") -> bytes:
     """The records without their seals, sealed again at the end as the writer would: the owner's own edit."""
     kept = [r for r in records if rec(r)["t"] != "seal"]
     chain = ZERO
     for r in kept:
         chain = chain_step(chain, r)
     n = len(kept)
-    seal = msgpack.packb({"t": "seal", "why": "left", "n": n, "chain": chain,
-                          "sig": identity.sign(TAG_SEAL, seal_message(chain, n, "left"))}, use_bin_type=True)
+    seal = msgpack.packb({"t": "seal", "why": why, "n": n, "chain": chain,
+                          "sig": identity.sign(TAG_SEAL, seal_message(chain, n, why))}, use_bin_type=True)
     return b"".join(kept) + seal
 
 
@@ -237,6 +237,32 @@ def test_a_transcript_cut_short_is_incomplete_never_verified(tmp_path: Path, pla
     assert net_main(["audit", str(cut)]) == 3
     # Junk after the seal is not a cut: it is a broken file.
     assert audit_bytes(tmp_path, data + b"\xc1").status == FAILED
+
+
+def test_a_transcript_ending_before_the_last_rounds_verdicts_does_not_verify(tmp_path: Path,
+                                                                            played: Played) -> None:
+    """Issue 13: the log must hold every person's verdict on a round that closed. A file that ends
+    between the close and those verdicts cannot show the host logged them; sealed as the end of the
+    match, it shows the host ended it without them (the check a player runs live at ``end``)."""
+    records = raws(played.player)
+    verdicts = [i for i, r in enumerate(records)
+                if rec(r)["t"] == "log" and unpack(rec(r)["e"])["k"] == "verdict"]
+    closes = [i for i, r in enumerate(records) if rec(r)["t"] == "log" and unpack(rec(r)["e"])["k"] == "close"]
+    cut = [i for i in verdicts if i > closes[-1]][0]  # the first verdict on the last round
+    kept = records[:cut]
+    over = audit_bytes(tmp_path, resealed(kept, played.identity, "over"))
+    assert over.status == FAILED and over.code == "verdict", over
+    assert "the match ended without the verdict on round 2 of P (seat" in over.text, over
+    left = audit_bytes(tmp_path, resealed(kept, played.identity, "left"))
+    assert left.status == INCOMPLETE and "before the verdict on it of P (seat" in left.text, left
+    assert left.rounds == 2  # both rounds audited: what is missing is the word on the last one
+    unsealed = audit_bytes(tmp_path, b"".join(r for r in kept if rec(r)["t"] != "seal"))
+    assert unsealed.status == INCOMPLETE, unsealed
+    path = tmp_path / "dropped.unotx"
+    path.write_bytes(resealed(kept, played.identity, "over"))
+    assert net_main(["audit", str(path)]) == 1
+    # The whole file, its verdicts in before the end, verifies (no false alarm).
+    assert audit_path(played.player).status == VERIFIED
 
 
 def test_a_seal_with_a_wrong_count_or_key_fails(tmp_path: Path, played: Played) -> None:

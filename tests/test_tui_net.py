@@ -393,7 +393,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
         if watcher is not None:
             await watcher.close()
         await app.shutdown()
-    assert host._server is not None and not host._server.is_serving()
+    assert not host.serving
 
 
 async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
@@ -441,11 +441,11 @@ async def test_the_host_is_asked_before_ctrl_q_closes_the_table_for_everyone() -
             assert "1 other person" in shown(confirm.query_one("#confirm-detail"))
             await pilot.press("n")  # stay
             await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
-            assert host._server is not None and host._server.is_serving() and guest.connected
+            assert host.serving and guest.connected
             await pilot.press("ctrl+q")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question again")
             await pilot.press("ctrl+q")  # ctrl+q twice: yes
-            await until(pilot, lambda: not host._server.is_serving(), what="the table closed")
+            await until(pilot, lambda: not host.serving, what="the table closed")
         assert app.return_value == 0
         await until_closed(guest)
         told = [m for m in list(guest.messages._queue) if m["type"] == "link"]  # type: ignore[attr-defined]
@@ -516,4 +516,4 @@ async def test_ctrl_q_leaves_at_once_when_nobody_else_is_connected() -> None:
         await in_lobby(pilot, app)
         await pilot.press("ctrl+q")
         await pilot.pause(0.2)
-    assert app.return_value == 0 and not host._server.is_serving()
+    assert app.return_value == 0 and not host.serving

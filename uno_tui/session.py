@@ -188,12 +188,9 @@ class LocalSession:
     def bot_step(self) -> list[Event] | None:
         """Let one bot act now (and tell the watcher); ``None`` when no bot wants to act."""
         game = self.game
-        cur, n = game.current, game.num_players
-        # Seat order from the player whose turn it is, but out-of-turn players
-        # first: a catch is shouted before the next card lands (as core.bots.simulate does).
-        order = sorted((p for p in game.to_act() if p != self.me), key=lambda p: (p - cur) % n)
-        order = [p for p in order if p != cur] + [p for p in order if p == cur]
-        for p in order:
+        for p in game.acting_order():  # out-of-turn players first, as at every table (core)
+            if p == self.me:
+                continue
             action = self.bots[p].choose(game.observation(p))
             if action is not None:
                 return self._moved(game.apply(p, action))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import NetError
 
-class Fault(ValueError):
+
+class Fault(NetError, ValueError):
     """A check of the sealed deal failed.
 
     ``code`` names the kind of fault (the table shows it; tests match it):
@@ -27,7 +29,5 @@ class Fault(ValueError):
 
     def __init__(self, code: str, reason: str, culprit: int | None = None) -> None:
         who = "" if culprit is None else f" (participant {culprit})"
-        super().__init__(f"{code}: {reason}{who}")
-        self.code = code
-        self.reason = reason
+        super().__init__(code, reason, message=f"{code}: {reason}{who}")
         self.culprit = culprit

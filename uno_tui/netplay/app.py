@@ -36,6 +36,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
+from net.seats import RUNTIME_SETTINGS
 from net import discovery
 from net.commands import listen_error
 
@@ -506,25 +507,18 @@ def run_interactive_host(**opts: Any) -> int:
     port = opts.get("port")
     try:
         if opts.get("resume"):
-            host = Host.resume(save_path, grace=opts.get("grace", 30.0), turn_timer=opts.get("turn_timer"),
-                               bot_delay=opts.get("bot_delay", 0.5), heartbeat=opts.get("heartbeat", 5.0),
-                               auto_start=False, auto_next=False)
+            host = Host.resume(save_path, **HostConfig.given(opts, RUNTIME_SETTINGS), auto_start=False,
+                               auto_next=False)
             if opts.get("rounds") is not None:
                 host.config.rounds = opts["rounds"]
             if port is None:
                 port = host.saved_port or DEFAULT_PORT
         else:
-            seats, bots = opts.get("seats", 4), opts.get("bots", 0)
-            if bots >= seats:
-                raise ValueError(f"--bots {bots} leaves no seat for you at a table of {seats}; "
+            config = HostConfig.from_options(opts, auto_start=False, auto_next=False, save_path=save_path)
+            if config.bots >= config.seats:
+                raise ValueError(f"--bots {config.bots} leaves no seat for you at a table of {config.seats}; "
                                  "use --headless to host without playing")
-            host = Host(HostConfig(
-                variant=opts.get("variant", "classic"), seats=seats, bots=bots, name=opts.get("name") or "Host",
-                password=opts.get("password"), options=opts.get("options") or {},
-                bot_level=opts.get("bot_level", "normal"), seed=opts.get("seed"), rounds=opts.get("rounds"),
-                auto_start=False, auto_next=False, bot_delay=opts.get("bot_delay", 0.5),
-                turn_timer=opts.get("turn_timer"), grace=opts.get("grace", 30.0),
-                heartbeat=opts.get("heartbeat", 5.0), save_path=save_path))
+            host = Host(config)
     except (ValueError, OSError) as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return 2

@@ -13,6 +13,8 @@ import signal
 import sys
 from typing import Any, Callable
 
+from net.seats import HostConfig
+
 SERVE_HELP = "serve uno-tui to anyone with ssh (and to browsers, with --web): nothing to install for them"
 
 
@@ -60,7 +62,7 @@ def add_serve_subcommand(subparsers: Any) -> None:
                    help="players connected at once; more are turned away with a message (default: %(default)s)")
     s.add_argument("--idle-timeout", type=_duration, default=1800.0, metavar="SECONDS",
                    help="close a session after this long without a key press (default: %(default)g)")
-    s.add_argument("--bot-delay", type=_pause, default=0.5, metavar="SECONDS",
+    s.add_argument("--bot-delay", type=_pause, default=HostConfig.bot_delay, metavar="SECONDS",
                    help="pause before a bot moves at the tables here (default: %(default)g)")
     s.add_argument("--fast", action="store_true",
                    help="no pause before the bots' moves in games against bots")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from net.seats import HostConfig
+
 
 @dataclass
 class ServeConfig:
@@ -19,7 +21,7 @@ class ServeConfig:
     max_sessions: int = 32
     idle_timeout: float = 1800.0
     """Seconds without a key press after which a session is closed."""
-    bot_delay: float = 0.5
+    bot_delay: float = HostConfig.bot_delay
     """Pause before a bot moves at the server's tables."""
     pacing: tuple[float, float] = (0.6, 0.9)
     """Pauses before the bots' moves in a game against bots."""
