@@ -198,9 +198,14 @@ class Gateway:
         self.emit("update", {"version": game.version, "events": update.events, "actor": update.actor,
                              "auto": update.auto})
 
+    def _save_first(self) -> None:
+        """Write-ahead: what a peer is about to hear is saved first (see :attr:`Peer.before_flush`)."""
+        self.table.store.save_if_due()
+
     # -- connections -----------------------------------------------------------------------------
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = Peer(reader, writer, max_violations=self.config.max_violations)
+        peer.before_flush = self._save_first
         self.peers.add(peer)
         try:
             await self._serve(peer)

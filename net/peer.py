@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from typing import Any
+from typing import Any, Callable
 
 from . import framing, messages
 
@@ -54,6 +54,10 @@ class Peer:
         self._stamp = time.monotonic()
         self._out: list[bytes | memoryview] = []
         """Frame bodies not yet sealed and handed to the transport (see :meth:`flush`)."""
+        self.before_flush: Callable[[], None] | None = None
+        """Called before queued frames leave (the gateway makes it the table's save, so every log
+        entry a peer hears is on disk first: a host killed and resumed never forks the log a peer
+        holds, which would be a false alarm)."""
         self._out_size = 0
         self.sent_view: tuple[dict[str, Any], dict[str, Any]] | None = None
         """The view last sent on this link, as (public part, this peer's part): what patches build on."""
@@ -112,6 +116,8 @@ class Peer:
         """
         if not self._out:
             return
+        if self.before_flush is not None:
+            self.before_flush()
         bodies = self._out
         self._out = []
         self._out_size = 0

@@ -75,12 +75,15 @@ class Store:
 
     # -- the save --------------------------------------------------------------------------------
     def save_soon(self) -> None:
-        """Save on the loop's next turn: after this step's updates are written, before anything else.
+        """Save before anything this step queued for a peer leaves, or on the loop's next turn at the latest.
 
-        The updates go out first, so the save (the largest cost of a move) is not
-        part of the latency a player feels; and it runs before the loop takes the
-        next message, so every move is on disk before the next one is made and a
-        crash of the host process loses at most the last move.
+        Write-ahead: the gateway saves first when it flushes a peer's frames
+        (:attr:`net.peer.Peer.before_flush`), so no peer ever holds a log entry
+        the save lacks. Were the entry sent first, a host killed in between would
+        resume without it, write another entry in its place, and every peer would
+        see the log fork: a false alarm on an honest crash. The save runs before
+        the loop takes the next message, so every move is on disk before the
+        next one is made.
         """
         self._save_due = True
         loop = asyncio.get_running_loop()

@@ -183,9 +183,9 @@ class Rounds:
         public = [e.view(None).to_dict() for e in events]
         if self.dealer is not None:
             self.dealer.record_step(game, None, None, False, None, events, None, public)
+        self.store.save_soon()  # as after a move: saved before it is sent (see Store.save_soon)
         self.broadcast_lobby()
         self._tell(Update(events, public))
-        self.store.save_soon()  # as after a move: out first, saved before anything else changes the game
         if first:
             self.emit("start", {"names": names})
         self.arm_timer()

@@ -342,10 +342,11 @@ class Table(Lobby, Rounds):
             if game.match_over or (rounds is not None and self.rounds_played >= rounds):
                 self.phase = "finished"
                 self.end_reason = "match_over" if game.match_over else "rounds_done"
-        # Sent first, saved right after (see Store.save_soon).
+        # Saved before it is sent (write-ahead: see Store.save_soon).
         lobby: dict[str, Any] | None = None
         if game.over:  # the lobby's new phase goes in the same write as the round's last update
             lobby = self.lobby_message()
+        self.store.save_soon()
         self._tell(Update(events, public, actor=p, auto=auto, cause=cause, seq=seq, then=lobby))
         if lobby is not None and self.dealer is not None:
             self._close_due = True

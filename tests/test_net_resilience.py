@@ -13,6 +13,7 @@ import msgpack
 import core
 from net import BotClient, Client
 from net.fair import unpack
+from net.gateway import Gateway
 from net.host import Host
 from net.identity import Identity
 from net.record import replay
@@ -308,5 +309,45 @@ async def test_a_player_lost_as_the_match_ends_is_waited_for_then_logged_away_wi
         assert kinds[-2:] == ["away", "verdict"] or kinds[-2:] == ["verdict", "away"]
         assert "strike" not in kinds
         assert stays.client.fairness is None and [a["ok"] for a in stays.client.audits] == [True]
+    finally:
+        await host.close()
+
+
+class SaveWatcher(Gateway):
+    """A gateway that, whenever bytes leave for a peer, reads how many log entries the save on disk
+    counts, beside how many the host's log holds: the race a killed host loses is at this moment."""
+
+    seen: list[tuple[int, int]] = []
+
+    async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        write = writer.write
+
+        def checked(data: Any) -> None:
+            table = self.table
+            path = table.config.save_path
+            if table.dealer is not None and table.game is not None and path is not None:
+                try:
+                    count = int(read_save(path)["fair"]["log_len"])
+                except ValueError:
+                    count = -1  # no save yet
+                SaveWatcher.seen.append((len(table.dealer.log), count))
+            write(data)
+
+        writer.write = checked  # type: ignore[method-assign]
+        await super()._on_connect(reader, writer)
+
+
+async def test_every_log_entry_a_player_hears_is_in_the_hosts_save_first(tmp_path: Path) -> None:
+    """Write-ahead: were an entry sent before the save counted it, a host killed in between would resume
+    without it, log another in its place, and every player would see the log fork (a false alarm)."""
+    SaveWatcher.seen = []
+    host = await start_host(seats=3, bots=1, rounds=2, seed=3, save_path=str(tmp_path / "host.save"),
+                            gateway_class=SaveWatcher)
+    try:
+        players = [BotClient(("127.0.0.1", host.port), f"W{i}", seed=i) for i in range(2)]
+        assert await asyncio.wait_for(asyncio.gather(*(p.run() for p in players)), 30) == [0, 0]
+        assert len(SaveWatcher.seen) > 40
+        late = [(held, saved) for held, saved in SaveWatcher.seen if held > saved]
+        assert not late, f"bytes left with log entries the save did not count: {late[:5]}"
     finally:
         await host.close()
