@@ -1,0 +1,206 @@
+"""The engine with sealed cards (issue 16, the engine's side): every peer's replica, the host's
+and a spectator's kept in lockstep with a game that sees everything, each fed only what it may
+learn (see ``sealed_table.py``); claims, the doubles that make false ones, and the round's audit.
+
+The cryptography that opens the slots is ``net/sealed/`` (``test_sealed_round.py``); here the
+faces come from the truth game, exactly where the network would open them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import core
+from core import Action
+from sealed_table import Liar, Table
+
+CLASSIC_OPTIONS: list[dict[str, Any]] = [
+    {}, {"draw_until_playable": True}, {"force_play": True}, {"draw_until_playable": True, "force_play": True},
+    {"no_bluff": True}, {"stacking": "progressive"}, {"stacking": "same"}, {"seven_o": True}, {"jump_in": True},
+    {"seven_o": True, "jump_in": True, "stacking": "progressive", "draw_until_playable": True, "force_play": True},
+]
+
+# (variant, options, seeds): a few seeded rounds each in the default run; the soak runs more.
+SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS]
+
+
+def _round(variant: str, options: dict[str, Any] | None, seed: int) -> Table:
+    n = 2 + seed % 3
+    table = Table(variant, n, seed, options, bots=(n - 1,))  # the host seats a bot in the last seat
+    table.play_round()
+    audit = table.audit()
+    assert audit.false_claims == [], audit.false_claims
+    assert table.truth.false_claims == []
+    assert audit.game.public_observation() == table.truth.public_observation()
+    assert audit.game.to_dict()["slots"]["claims"] == table.truth.to_dict()["slots"]["claims"]
+    return table
+
+
+@pytest.mark.parametrize("variant,options,seeds", SELFPLAY, ids=lambda x: str(x) if not isinstance(x, range) else "")
+def test_sealed_self_play_keeps_every_replica_with_the_truth(variant, options, seeds):
+    for seed in seeds:
+        table = _round(variant, options, seed)
+        if not table.truth.match_over and not options:  # the next deal, each replica settling its own
+            table.next_round()
+            table.play_round()
+            assert table.audit().false_claims == []
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("variant,options", [(v, o) for v, o, _ in SELFPLAY])
+def test_sealed_self_play_soak(variant, options):
+    for seed in range(10, 60):
+        _round(variant, options, seed)
+
+
+# -- the deal ---------------------------------------------------------------------------------
+
+def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand():
+    truth = core.new_game("classic", 3, seed=7, sealed=True)
+    settled: list = []
+    while (need := core.need_for_new_game("classic", 3, sealed=True, settled=settled)) is not None:
+        if isinstance(need, core.Reveal):  # the starting card, shown to everyone
+            settled.append((need, [truth.cards[h].face for h in need.handles]))
+        else:  # the deck: sealed, nobody here sees the order
+            assert all(isinstance(c, core.Card) for c in need.items)
+            settled.append((need, None))
+    replica = core.new_game("classic", 3, sealed=True, settled=settled, source=core.BlindSource())
+    assert replica.public_observation() == truth.public_observation()
+    assert all(core.is_sealed(c) for h in replica.hands for c in h)
+    assert all(core.is_sealed(c) for c in replica.draw_pile)
+    for h in truth.deliveries(truth._deal_events)[1]:
+        replica.learn(h, truth.cards[h].face)
+    assert replica.private_observation(1) == truth.private_observation(1)
+    assert all(core.is_sealed(c) for c in replica.hands[0] + replica.hands[2])
+    with pytest.raises(ValueError):  # a face the deck does not have
+        replica.learn(replica.hands[0][0].id, ("red", "99"))
+
+
+def test_handles_are_fresh_per_shuffle_and_say_nothing_of_the_deck_order():
+    a = core.new_game("classic", 2, seed=1, sealed=True)
+    b = core.new_game("classic", 2, seed=2, sealed=True)
+    # The same handles, dealt the same way, whatever the order: a handle is a slot, not a card.
+    assert [c.id for c in a.hands[0]] == [c.id for c in b.hands[0]]
+    assert [c.face for c in a.hands[0]] != [c.face for c in b.hands[0]]
+    assert min(c.id for c in a.all_cards()) >= a.deck_size
+
+
+def test_a_sealed_game_round_trips_through_to_dict():
+    table = Table("classic", 3, 4, {"draw_until_playable": True})
+    for _ in range(30):
+        table.step(*table.pick())
+    for g in (table.truth, *table.games().values()):
+        again = type(g).from_dict(g.to_dict(), source=core.BlindSource())
+        assert again.to_dict() == g.to_dict()
+        assert again.public_observation() == g.public_observation()
+
+
+def test_an_ordinary_game_knows_nothing_of_sealing():
+    g = core.new_game("classic", 3, seed=3)
+    assert not g.sealed and g.claims == [] and "slots" not in g.to_dict()
+    with pytest.raises(ValueError):
+        g.learn(0, ("red", "1"))
+
+
+# -- Wild Draw Four: the hand shown to the challenger alone -------------------------------------
+
+def _scripted(options: dict[str, Any] | None = None, **kw: Any) -> Table:
+    setup = {"hands": [["W+4", "R1", "B2"], ["G7", "G8", "G9"], ["Y1", "Y2", "Y3"]], "discard": ["R5"],
+             "draw": ["G1", "G2", "G3", "G4", "G5", "G6"]}
+    return Table("classic", 3, 0, options, setup=setup, **kw)
+
+
+def test_a_challenge_shows_the_hand_to_the_challenger_alone_who_rules_on_it():
+    table = _scripted()
+    t = table.truth
+    w4 = next(c for c in t.hands[0] if c.rank == "W+4")
+    table.step(0, Action("play", w4.id, "blue"))
+    table.step(1, Action("challenge"))
+    assert t.phase == "rule" and t.decision.player == 1
+    shown = {c.id for c in t.hands[0]}
+    assert all(not core.is_sealed(table.replicas[1].cards[h]) for h in shown)  # the challenger saw it
+    assert all(core.is_sealed(table.replicas[2].cards[h]) for h in shown)  # nobody else did
+    assert all(core.is_sealed(table.spectator.cards[h]) for h in shown)
+    # The challenger's own game offers the honest ruling only: R1 was red, the colour in play.
+    assert [a.kind for a in table.legal(1)] == ["guilty"]
+    table.step(1, Action("guilty"))
+    claim = t.claims[-1]
+    assert (claim.seat, claim.decision, claim.action) == (1, "rule", Action("guilty"))
+    assert "held red" in claim.words and set(claim.handles) == shown
+    assert len(t.hands[0]) == 6 and t.current == 1
+    assert table.audit().false_claims == []
+
+
+def test_a_false_ruling_is_seen_at_once_by_the_challenged_and_named_by_the_audit():
+    table = _scripted(seats={1: Liar(random.Random(0), "rule:innocent")})
+    t = table.truth
+    w4 = next(c for c in t.hands[0] if c.rank == "W+4")
+    table.step(0, Action("play", w4.id, "blue"))
+    table.step(1, Action("challenge"))
+    table.step(1, Action("innocent"))  # a lie: the hand held R1
+    assert [f.seat for f in table.replicas[0].false_claims] == [1]  # the challenged knows its hand
+    assert table.replicas[2].false_claims == [] and table.spectator.false_claims == []
+    assert len(t.hands[1]) == 3 + 6  # carried out as the table took it
+    audit = table.audit()
+    assert audit.culprits == [1] and audit.false_claims[0].action == Action("innocent")
+
+
+# -- claims: each kind, and a double for each ---------------------------------------------------
+
+LIES = [
+    ("drawn:draw", {"draw_until_playable": True}),  # "the card drawn cannot be played": draws on
+    ("drawn:pass", {"draw_until_playable": True}),  # "the card drawn can be played": keeps it
+    ("drawn:pass", {"force_play": True}),  # "the card drawn cannot be played": keeps it
+    ("rule:guilty", None),  # a Wild Draw Four challenge ruled falsely
+    ("rule:innocent", None),
+    ("play:play", {"no_bluff": True}),  # "I hold no card of the colour in play"
+    ("play:uno", None),  # UNO called with two cards and nothing to play
+]
+
+
+@pytest.mark.parametrize("kind,options", LIES, ids=[f"{k}-{o}" for k, o in LIES])
+def test_a_false_claim_is_caught_and_its_author_named(kind, options):
+    for seed in range(20):
+        liar = Liar(random.Random(seed), kind)
+        table = Table("classic", 3, seed, options, seats={0: liar})
+        table.play_round(until=lambda: len(liar.lied) >= 3)  # the audit reads a round so far as well
+        if liar.lied:
+            break
+    else:
+        pytest.fail(f"no chance to lie ({kind}) in 20 rounds")
+    t = table.truth
+    assert {f.seat for f in t.false_claims} == {0}
+    assert len(t.false_claims) == len(liar.lied)
+    assert {f.version for f in t.false_claims} == {v for v, _ in liar.lied}
+    audit = table.audit()
+    assert audit.culprits == [0]
+    assert [f.version for f in audit.false_claims] == [f.version for f in t.false_claims]
+    assert all(f.words for f in audit.false_claims)
+    # The liar's own game knew at once; the public could not.
+    assert len(table.replicas[0].false_claims) == len(liar.lied)
+    assert table.spectator.false_claims == []
+
+
+def test_an_honest_client_is_never_offered_a_false_claim():
+    table = Table("classic", 4, 11, {"draw_until_playable": True, "force_play": True, "no_bluff": True})
+    from sealed_table import accepted_lies
+
+    for _ in range(200):
+        if table.truth.over:
+            break
+        p, action = table.pick()
+        assert action not in accepted_lies(table.replicas[p], p)
+        table.step(p, action)
+    assert table.truth.false_claims == []
+
+
+def test_a_move_the_public_cannot_accept_is_refused_and_changes_nothing():
+    table = _scripted()
+    g = table.replicas[2]
+    before = g.to_dict()
+    with pytest.raises(core.IllegalAction):
+        g.follow(2, Action("guilty"))
+    assert g.to_dict() == before
