@@ -258,11 +258,13 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
         card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
         label = card_text(card)
         for _ in range(len(obs["hand"])):
-            if selected_label(player) == label:
+            # A screen read between two writes of one repaint can show no marker at all: wait for one,
+            # or a half-drawn frame would count as a move and the next press would go one too far.
+            before = await player.wait(lambda: selected_label(player), what="the selection marker")
+            if before == label:
                 break
-            before = selected_label(player)
             player.press("right")
-            await player.wait(lambda: selected_label(player) != before, what="the selection to move")
+            await player.wait(lambda: selected_label(player) not in (None, before), what="the selection to move")
         assert selected_label(player) == label
         player.press("enter")
         if "color" in plays[0]:

@@ -14,6 +14,7 @@ import core
 from core import Action, IllegalAction
 from core.bots import make_bot
 from core.variants.extended import effects as fx
+from core.variants.extended import plays
 from core.variants.extended.cards import TABLE
 
 ACCEPT, REFUSE, SEND, EXPLODE, PASS, DRAW = (Action("accept"), Action("refuse"), Action("send"),
@@ -368,6 +369,38 @@ def test_number_duel_tie_both_lose():
     play(g, 0, "RDUELN", target=1)
     g.apply(1, ACCEPT)
     assert len(g.hand(0)) == 5 and len(g.hand(1)) == 5  # 4 and 4 (the Skip was turned again)
+
+
+def test_number_duel_ends_when_no_number_can_come_up():
+    """Every number card is in a hand: the initiator turns the pile through (and the cards shuffled
+    back once) without a number, the other cannot find one either, and it is a draw."""
+    numbers = Counter(str(c) for c in core.deck("extended") if c.is_number)
+    numbers.subtract(["R1", "G1"])
+    g = game([["RDUELN", "R1"], ["G1"], sorted(numbers.elements())], discard=("RS",))
+    pile = len(g.draw_pile)
+    play(g, 0, "RDUELN", target=1)
+    events = g.apply(1, ACCEPT)
+    flips = [e for e in events if e.kind == "flip"]
+    assert all(e.player == 0 for e in flips)  # the other does not turn: no number can come for them
+    assert flips[-1].cards == () and flips[-1].reason == "number"
+    assert all(not c.is_number for e in flips for c in e.cards)
+    assert pile <= len(flips) - 1 <= 2 * pile + 1  # once through, then at most once more
+    over = next(e for e in events if e.kind == "duel_over")
+    assert over.reason == "draw" and len(g.hand(0)) == 5 and len(g.hand(1)) == 5
+    assert core.describe(flips[-1], g.names) and not g.inconsistencies()
+
+
+def test_stuck_table_keeps_last_when_no_coloured_card_can_come_up():
+    """The turn-up for a stuck table stops after one pass when the pile holds only black cards."""
+    coloured = Counter(str(c) for c in core.deck("extended") if c.color is not None)
+    coloured.subtract(["Y5"])
+    g = game([sorted(coloured.elements()), ["WRB"]], discard=("Y5",))
+    black = len(g.draw_pile)
+    events: list = []
+    plays.unstick(g, events)
+    assert str(g.top) == "Y5" and g.color == "yellow" and g.stuck == 0
+    assert [len(e.cards) for e in events] == [1] * black + [0]  # each black card once, no reshuffle
+    assert events[-1].reason == "unstick" and not g.draw_pile and not g.inconsistencies()
 
 
 def test_chosen_one_keeps_one_number_or_wins_outright():

@@ -337,6 +337,12 @@ class ExtendedGame(Game):
             out.append(self.ctx["effect"])
         return out
 
+    def _reshuffle_pool(self) -> list[Card]:
+        """What the next reshuffle makes the draw pile of: the discards but the protected ones,
+        and the cards set aside."""
+        keep = self._protected()
+        return [c for c in self.discard if c.id not in keep] + self.set_aside
+
     def _can_draw(self) -> bool:
         if self.draw_pile or self.set_aside:
             return True

@@ -7,7 +7,7 @@ priorities and trails) are ``effects.py``; the phases that wait for a player are
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...actions import Action
 from ...cards import Card
@@ -248,8 +248,10 @@ def duel(g: ExtendedGame, e: dict[str, Any], events: list[Event]) -> None:
         g.ctx = {"op": "duel", "who": a, "by": a, "on": b, "picks": []}
         g.phase = "duel"
         return
-    # 点数决斗: each turns cards until a number shows; the higher wins.
-    va, vb = flip(g, a, True, events), flip(g, b, True, events)
+    # 点数决斗: each turns cards until a number shows; the higher wins. When no number can come
+    # up for the initiator, none can for the other: the duel is a draw (see turn_up).
+    va = flip(g, a, True, events)
+    vb = flip(g, b, True, events) if va is not None else None
     na = int(va.rank) if va is not None else -1
     nb = int(vb.rank) if vb is not None else -1
     winner = a if na > nb else b if nb > na else None
@@ -257,13 +259,34 @@ def duel(g: ExtendedGame, e: dict[str, Any], events: list[Event]) -> None:
 
 
 def flip(g: ExtendedGame, who: int, numbers: bool, events: list[Event]) -> Card | None:
+    """A duel's flip: ``who`` turns the top card of the pile (for a number duel, cards until a
+    number shows); None when none can come up."""
+    return turn_up(g, (lambda c: c.is_number) if numbers else (lambda c: True), who,
+                   "number" if numbers else None, events)
+
+
+def turn_up(g: ExtendedGame, wanted: Callable[[Card], bool], who: int | None, why: str | None,
+            events: list[Event]) -> Card | None:
+    """Turn cards from the pile face up onto the discards until a ``wanted`` one shows; return it,
+    or None when none can come up.
+
+    Cards turned that are not wanted stay on the discards, so when the pile runs out they are
+    shuffled back in with the rest and turned again. Once the pile is empty and a reshuffle could
+    bring back only cards this turn-up has already shown (every wanted card is in a hand, is
+    ``last`` or rides on an effect), no wanted card can come: the turn-up stops, after at most
+    one more pass through the pile, with nothing (see ``docs/rules/extended.md``).
+    """
+    shown: set[int] = set()
     while True:
-        c = g._draw_one(events)
-        if c is None:
+        if not g.draw_pile and all(c.id in shown for c in g._reshuffle_pool()):
+            events.append(Event("flip", player=who, reason=why))  # no card: nothing can come up
             return None
+        c = g._draw_one(events)
+        assert c is not None  # the pile or the reshuffle pool holds a card
         g.discard.append(c)
-        events.append(Event("flip", player=who, cards=(c,), color=c.color))
-        if not numbers or c.is_number:
+        shown.add(c.id)
+        events.append(Event("flip", player=who, cards=(c,), color=c.color, reason=why))
+        if wanted(c):
             return c
 
 
@@ -345,17 +368,12 @@ def reset(g: ExtendedGame, p: int, events: list[Event]) -> None:
 
 def unstick(g: ExtendedGame, events: list[Event]) -> None:
     """Everyone still in passed without drawing or playing (hand caps, curses): the
-    table is stuck, so a new last is turned from the pile (a non-black card)."""
+    table is stuck, so a new last is turned from the pile (a non-black card); if none can
+    come up, last stays."""
     g.stuck = 0
-    while True:
-        c = g._draw_one(events)
-        if c is None:
-            return
-        g.discard.append(c)
-        events.append(Event("flip", cards=(c,), color=c.color, reason="unstick"))
-        if c.color is not None:
-            g.last, g.color = c.id, c.color
-            return
+    c = turn_up(g, lambda c: c.color is not None, None, "unstick", events)
+    if c is not None:
+        g.last, g.color = c.id, c.color
 
 
 def send_transfer(g: ExtendedGame, p: int, events: list[Event]) -> None:

@@ -122,8 +122,16 @@ def _play(e: Event, who: str, tgt: str) -> str:
 
 
 def _flip(e: Event, who: str, tgt: str) -> str:
+    if not e.cards:  # the pile holds nothing that could come up (a reshuffle would repeat it)
+        if e.reason == "unstick":
+            return "Nobody could move, and no coloured card can come up from the pile: the last card stays."
+        if e.reason == "number":
+            return f"No number card can come up from the pile for {who}."
+        return f"No card is left to turn up for {who}."
     card = cards_words(e)
     if e.reason == "unstick":
+        if e.color is None:
+            return f"Nobody could move: {card} is turned up (black: it cannot be the last card)."
         return f"Nobody could move: {card} is turned up as the new last card."
     return f"{who} turns up {card}."
 
