@@ -72,19 +72,6 @@ class HandQueries:
         s = self._slots
         return s is not None and s.could_hide(cards)
 
-    def _first(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> Card | None:
-        """The first of ``cards`` that satisfies ``pred`` (a card that must go before the others);
-        hidden cards are blanks, so "no card before it does" is a claim."""
-        s = self._slots
-        for c in cards:
-            if s is not None and s.hidden(c):
-                if s.reading == 2:  # strict: the hidden card might be the first
-                    return None
-                continue
-            if pred(c):
-                return c
-        return None
-
     def _distinct(self, cards: Iterable[Card]) -> list[Card]:
         """One card per face, the first of each (a choice among identical cards is one choice);
         every hidden card counts as a face of its own."""

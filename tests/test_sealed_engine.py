@@ -24,7 +24,9 @@ CLASSIC_OPTIONS: list[dict[str, Any]] = [
 ]
 
 # (variant, options, seeds): a few seeded rounds each in the default run; the soak runs more.
-SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS]
+SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS] + [
+    ("nomercy", None, range(6)),
+]
 
 
 def _round(variant: str, options: dict[str, Any] | None, seed: int) -> Table:
@@ -151,21 +153,23 @@ def test_a_false_ruling_is_seen_at_once_by_the_challenged_and_named_by_the_audit
 # -- claims: each kind, and a double for each ---------------------------------------------------
 
 LIES = [
-    ("drawn:draw", {"draw_until_playable": True}),  # "the card drawn cannot be played": draws on
-    ("drawn:pass", {"draw_until_playable": True}),  # "the card drawn can be played": keeps it
-    ("drawn:pass", {"force_play": True}),  # "the card drawn cannot be played": keeps it
-    ("rule:guilty", None),  # a Wild Draw Four challenge ruled falsely
-    ("rule:innocent", None),
-    ("play:play", {"no_bluff": True}),  # "I hold no card of the colour in play"
-    ("play:uno", None),  # UNO called with two cards and nothing to play
+    ("classic", "drawn:draw", {"draw_until_playable": True}),  # "the card drawn cannot be played": draws on
+    ("classic", "drawn:pass", {"draw_until_playable": True}),  # "the card drawn can be played": keeps it
+    ("classic", "drawn:pass", {"force_play": True}),  # "the card drawn cannot be played": keeps it
+    ("classic", "rule:guilty", None),  # a Wild Draw Four challenge ruled falsely
+    ("classic", "rule:innocent", None),
+    ("classic", "play:play", {"no_bluff": True}),  # "I hold no card of the colour in play"
+    ("classic", "play:uno", None),  # UNO called with two cards and nothing to play
+    ("nomercy", "drawn:draw", None),  # drawing on past a playable card
+    ("nomercy", "discard:pass", None),  # Discard All: "that was the last of its colour"
 ]
 
 
-@pytest.mark.parametrize("kind,options", LIES, ids=[f"{k}-{o}" for k, o in LIES])
-def test_a_false_claim_is_caught_and_its_author_named(kind, options):
+@pytest.mark.parametrize("variant,kind,options", LIES, ids=[f"{v}-{k}-{o}" for v, k, o in LIES])
+def test_a_false_claim_is_caught_and_its_author_named(variant, kind, options):
     for seed in range(20):
         liar = Liar(random.Random(seed), kind)
-        table = Table("classic", 3, seed, options, seats={0: liar})
+        table = Table(variant, 3, seed, options, seats={0: liar})
         table.play_round(until=lambda: len(liar.lied) >= 3)  # the audit reads a round so far as well
         if liar.lied:
             break
@@ -204,3 +208,28 @@ def test_a_move_the_public_cannot_accept_is_refused_and_changes_nothing():
     with pytest.raises(core.IllegalAction):
         g.follow(2, Action("guilty"))
     assert g.to_dict() == before
+
+
+# -- No Mercy ------------------------------------------------------------------------------------
+
+def test_discard_all_in_a_sealed_game_goes_card_by_card_each_shown_and_its_end_claimed():
+    setup = {"hands": [["RDA", "R1", "B2", "R7", "G3"], ["G7", "G8", "G9"], ["Y1", "Y2", "Y3"]],
+             "discard": ["R5"], "draw": ["G1", "G2", "G3"]}
+    table = Table("nomercy", 3, 0, None, setup=setup)
+    t = table.truth
+    hand = {c.face: c.id for c in t.hands[0]}
+    table.step(0, Action("play", hand[("red", "DA")]))
+    assert t.phase == "discard" and t.decision.player == 0
+    # Its own game offers the red cards, and no stop while it holds one.
+    assert {a.card for a in table.legal(0)} == {hand[("red", "1")], hand[("red", "7")]}
+    table.step(0, Action("discard", hand[("red", "7")]))
+    table.step(0, Action("discard", hand[("red", "1")]))
+    assert table.spectator.cards[hand[("red", "1")]].face == ("red", "1")  # shown as it went
+    table.step(0, Action("pass"))
+    assert [c.face for c in t.hands[0]] == [("blue", "2"), ("green", "3")]
+    assert t.claims[-1].words == "holds no other red card" and t.current == 1
+    assert table.audit().false_claims == []
+    # The full-information engine does it all at once, as before.
+    g = core.new_game("nomercy", 3, setup=setup)
+    g.apply(0, Action("play", next(c.id for c in g.hands[0] if c.rank == "DA")))
+    assert [str(c) for c in g.hands[0]] == ["B2", "G3"] and g.current == 1

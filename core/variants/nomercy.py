@@ -118,16 +118,16 @@ class NoMercyGame(ClassicGame):
         return super()._turn_actions(p)
 
     def _discards(self, p: int) -> list[Action]:
-        """Discard All: the player's cards of its colour go under it, one at a time in hand order
-        (only the player sees them: "that was the last" is its claim)."""
+        """A sealed game's Discard All: the player's cards of its colour go under it, one at a
+        time, each shown as it goes; it stops (``pass``) when it holds no more, which only it can
+        see: "that was the last" is its claim."""
         color = self.pending["color"]  # type: ignore[index]
 
         def of_color(c: Card) -> bool:
             return c.color == color
 
         hand = self.hands[p]
-        first = self._first(hand, of_color)
-        acts = [Action("discard", first.id)] if first is not None else []
+        acts = [Action("discard", c.id) for c in self._distinct(self._seen(hand)) if c.color == color]
         if not self._has_card(hand, of_color):
             acts.append(PASS)
         return acts
@@ -137,8 +137,7 @@ class NoMercyGame(ClassicGame):
             return "name a colour for the Color Roulette first (r, y, g or b)"
         if self.phase == "discard":
             color = self.pending["color"]  # type: ignore[index]
-            return (f"Discard All: discard your {color} cards one by one, the first in your hand first, "
-                    f"then stop (p) when you hold none")
+            return f"Discard All: discard your {color} cards one by one, then stop (p) when you hold none"
         if action.kind == "choose":
             return "you name a colour only when a Color Roulette is played on you"
         return super()._explain_turn(p, action)
@@ -146,9 +145,7 @@ class NoMercyGame(ClassicGame):
     def _claim_words(self, p: int, action: Action) -> str:
         if self.phase == "discard":
             color = self.pending["color"]  # type: ignore[index]
-            if action.kind == "pass":
-                return f"holds no other {color} card"
-            return f"no {color} card comes before it in the hand"
+            return f"holds no other {color} card"
         return super()._claim_words(p, action)
 
     def _do_more(self, p: int, action: Action, events: list[Event]) -> None:
