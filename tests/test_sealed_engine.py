@@ -25,12 +25,13 @@ CLASSIC_OPTIONS: list[dict[str, Any]] = [
 
 # (variant, options, seeds): a few seeded rounds each in the default run; the soak runs more.
 SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS] + [
-    ("nomercy", None, range(6)),
+    ("nomercy", None, range(6)), ("wildrawz", None, range(6)),
 ]
 
 
 def _round(variant: str, options: dict[str, Any] | None, seed: int) -> Table:
-    n = 2 + seed % 3
+    klass = core.variant_class(variant)
+    n = klass.min_players + seed % (min(klass.max_players, 4) - klass.min_players + 1)
     table = Table(variant, n, seed, options, bots=(n - 1,))  # the host seats a bot in the last seat
     table.play_round()
     audit = table.audit()
@@ -162,6 +163,7 @@ LIES = [
     ("classic", "play:uno", None),  # UNO called with two cards and nothing to play
     ("nomercy", "drawn:draw", None),  # drawing on past a playable card
     ("nomercy", "discard:pass", None),  # Discard All: "that was the last of its colour"
+    ("wildrawz", "trick:play", None),  # "I hold none of the led colour"
 ]
 
 
@@ -169,7 +171,7 @@ LIES = [
 def test_a_false_claim_is_caught_and_its_author_named(variant, kind, options):
     for seed in range(20):
         liar = Liar(random.Random(seed), kind)
-        table = Table(variant, 3, seed, options, seats={0: liar})
+        table = Table(variant, 3, seed, options, seats={0: liar})  # (every variant seats 3)
         table.play_round(until=lambda: len(liar.lied) >= 3)  # the audit reads a round so far as well
         if liar.lied:
             break
@@ -233,3 +235,22 @@ def test_discard_all_in_a_sealed_game_goes_card_by_card_each_shown_and_its_end_c
     g = core.new_game("nomercy", 3, setup=setup)
     g.apply(0, Action("play", next(c.id for c in g.hands[0] if c.rank == "DA")))
     assert [str(c) for c in g.hands[0]] == ["B2", "G3"] and g.current == 1
+
+
+# -- Wild Rawz -------------------------------------------------------------------------------------
+
+def test_wild_rawz_following_the_led_colour_and_the_claim_of_holding_none():
+    setup = {"trump": "R7", "hands": [["B8", "B1"], ["Y1", "G2"], ["B3", "Y2"]]}
+    table = Table("wildrawz", 3, 1, None, setup=setup, seats={2: Liar(random.Random(0), "trick:play")})
+    t = table.truth
+    ids = {str(c): c.id for h in t.hands for c in h}
+    table.step(0, Action("play", ids["B8"]))
+    # Seat 1 holds no blue: its own game lets it play either card, as its word; seat 2 must follow.
+    assert {a.card for a in table.legal(1) if a.kind == "play"} == {ids["Y1"], ids["G2"]}
+    table.step(1, Action("play", ids["Y1"]))
+    assert t.claims[-1].seat == 1 and t.claims[-1].words == "holds no blue card"
+    assert {a.card for a in table.legal(2) if a.kind == "play"} == {ids["B3"]}
+    table.step(2, Action("play", ids["Y2"]))  # the double: it held B3
+    assert [f.seat for f in table.replicas[2].false_claims] == [2]  # its own game knew
+    assert table.replicas[0].false_claims == table.replicas[1].false_claims == []
+    assert table.audit().culprits == [2]
