@@ -53,6 +53,10 @@ class Game(Piles, HandQueries, Needs):
 
     variant: ClassVar[str] = ""
     """The registered name of the variant."""
+    sealable: ClassVar[bool] = False
+    """Whether the variant can be played sealed (``new_game(..., sealed=True)``): every rule that
+    reads a hidden card goes through the hand queries, and each claim it makes is written down.
+    Classic, No Mercy and Wild Rawz so far; Diez and the extended rules not yet."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     hand_size: ClassVar[int] = 7
@@ -115,6 +119,9 @@ class Game(Piles, HandQueries, Needs):
         settled: Iterable[tuple[Need, Any]] = (),
         sealed: bool = False,
     ) -> None:
+        if sealed and not self.sealable:
+            raise ValueError(f"{self.variant} cannot be played sealed yet (sealed mode covers "
+                             f"classic, nomercy and wildrawz)")
         self.names = seat_names(players, self.variant, self.min_players, self.max_players)
         count = len(self.names)
         self.options = self.check_options(options or {})

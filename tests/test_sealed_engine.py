@@ -254,3 +254,11 @@ def test_wild_rawz_following_the_led_colour_and_the_claim_of_holding_none():
     assert [f.seat for f in table.replicas[2].false_claims] == [2]  # its own game knew
     assert table.replicas[0].false_claims == table.replicas[1].false_claims == []
     assert table.audit().culprits == [2]
+
+
+@pytest.mark.parametrize("variant", ["diez", "extended"])
+def test_a_variant_not_yet_sealable_says_so(variant):
+    with pytest.raises(ValueError, match="cannot be played sealed yet"):
+        core.new_game(variant, 3, seed=1, sealed=True)
+    assert not core.variant_class(variant).sealable
+    assert core.new_game(variant, 3, seed=1).to_dict()  # played in full information as ever

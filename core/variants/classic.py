@@ -24,6 +24,7 @@ class ClassicGame(Game):
     """Classic UNO for 2 to 10 players, 7 cards each, first to ``target_score``."""
 
     variant = "classic"
+    sealable = True
     min_players = 2
     max_players = 10
     hand_size = 7

@@ -35,6 +35,7 @@ class WildRawzGame(Game):
     """Wild Rawz for 3 or 4 players; the match lasts two turns of the start marker."""
 
     variant = "wildrawz"
+    sealable = True
     min_players = 3
     max_players = 4
     OPTIONS: dict = {}
