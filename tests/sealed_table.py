@@ -28,6 +28,7 @@ import random
 from typing import Any
 
 import core
+import core.bots
 from core import Action, Card
 from core.source import SeededSource
 
@@ -49,6 +50,25 @@ class Seat:
         return table.replicas[p].shows(p, action)
 
 
+class BotSeat(Seat):
+    """A bot the host seats: it plays from the host's replica (which knows its hand and nothing
+    else hidden), through the bots' own observation, as the host's table would run it."""
+
+    def __init__(self, rng: random.Random, level: str = "normal") -> None:
+        super().__init__(rng)
+        self.bot = core.bots.make_bot(level, seed=rng.random())
+
+    def choose(self, table: "Table", p: int, legal: list[Action]) -> Action:
+        assert p in table.bots
+        obs = table.host.observation(p)
+        assert [Action.from_dict(a) for a in obs["legal"]] == legal  # the host's replica agrees
+        got = self.bot.choose(obs)
+        return got if got is not None else super().choose(table, p, legal)
+
+    def shows(self, table: "Table", p: int, action: Action) -> list[Card]:
+        return table.host.shows(p, action)
+
+
 class Table:
     def __init__(self, variant: str, n: int, seed: int, options: dict[str, Any] | None = None, *,
                  bots: tuple[int, ...] = (), seats: dict[int, Seat] | None = None,
@@ -57,7 +77,7 @@ class Table:
         self.rng = random.Random(seed)
         self.truth = core.new_game(variant, n, seed=seed, options=options, setup=setup, sealed=True)
         self.public_source = SeededSource(self.truth.seed)
-        self.seats = {q: Seat(self.rng) for q in range(n)}
+        self.seats: dict[int, Seat] = {q: BotSeat(self.rng) if q in bots else Seat(self.rng) for q in range(n)}
         self.seats.update(seats or {})
         self.allowed: dict[str, set[int]] = {}
         self._new_replicas()

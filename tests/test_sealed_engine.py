@@ -61,19 +61,21 @@ def test_sealed_self_play_soak(variant, options):
 
 # -- the deal ---------------------------------------------------------------------------------
 
-def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand():
-    truth = core.new_game("classic", 3, seed=7, sealed=True)
+@pytest.mark.parametrize("variant", ["classic", "nomercy", "wildrawz"])
+def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand(variant):
+    truth = core.new_game(variant, 3, seed=7, sealed=True)
     settled: list = []
-    while (need := core.need_for_new_game("classic", 3, sealed=True, settled=settled)) is not None:
-        if isinstance(need, core.Reveal):  # the starting card, shown to everyone
+    while (need := core.need_for_new_game(variant, 3, sealed=True, settled=settled)) is not None:
+        if isinstance(need, core.Reveal):  # a card turned up (the starting card, the row), shown to all
             settled.append((need, [truth.cards[h].face for h in need.handles]))
         else:  # the deck: sealed, nobody here sees the order
             assert all(isinstance(c, core.Card) for c in need.items)
             settled.append((need, None))
-    replica = core.new_game("classic", 3, sealed=True, settled=settled, source=core.BlindSource())
+    replica = core.new_game(variant, 3, sealed=True, settled=settled, source=core.BlindSource())
     assert replica.public_observation() == truth.public_observation()
     assert all(core.is_sealed(c) for h in replica.hands for c in h)
     assert all(core.is_sealed(c) for c in replica.draw_pile)
+    assert replica.to_dict()["slots"]["public"] == truth.to_dict()["slots"]["public"]
     for h in truth.deliveries(truth._deal_events)[1]:
         replica.learn(h, truth.cards[h].face)
     assert replica.private_observation(1) == truth.private_observation(1)
