@@ -49,23 +49,13 @@ class HandQueries:
         """Whether one of ``cards`` satisfies ``pred``; a hidden card is a blank that satisfies
         nothing (so "none does" is a claim). For conditions that forbid a move."""
         s = self._slots
-        if s is None:
-            for c in cards:
-                if pred(c):
-                    return True
-            return False
-        return s.has(cards, pred)
+        return any(map(pred, cards)) if s is None else s.has(cards, pred)
 
     def _may_have(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> bool:
         """Whether one of ``cards`` satisfies ``pred`` or might (a hidden card might; so "one
         does" is a claim). For conditions that allow a move."""
         s = self._slots
-        if s is None:
-            for c in cards:
-                if pred(c):
-                    return True
-            return False
-        return s.may_have(cards, pred)
+        return any(map(pred, cards)) if s is None else s.may_have(cards, pred)
 
     def _could_hide(self, cards: Iterable[Card]) -> bool:
         """Whether some of ``cards`` are hidden here, so that they could be anything."""

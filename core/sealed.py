@@ -170,23 +170,23 @@ class SlotState:
     def seen(self, cards: Iterable[Card]) -> list[Card]:
         return [c for c in cards if not self.hidden(c)]
 
-    def has(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> bool:
+    def _scan(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> bool | None:
+        """True if a seen card satisfies ``pred``, else None if some card is hidden, else False."""
         hidden = False
         for c in cards:
             if self.hidden(c):
                 hidden = True
             elif pred(c):
                 return True
-        return hidden and self.reading == STRICT
+        return None if hidden else False
+
+    def has(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> bool:
+        found = self._scan(cards, pred)
+        return self.reading == STRICT if found is None else found
 
     def may_have(self, cards: Iterable[Card], pred: Callable[[Card], bool]) -> bool:
-        hidden = False
-        for c in cards:
-            if self.hidden(c):
-                hidden = True
-            elif pred(c):
-                return True
-        return hidden and self.reading != STRICT
+        found = self._scan(cards, pred)
+        return self.reading != STRICT if found is None else found
 
     def could_hide(self, cards: Iterable[Card]) -> bool:
         return self.reading != STRICT and any(self.hidden(c) for c in cards)
