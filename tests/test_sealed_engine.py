@@ -103,6 +103,18 @@ def test_a_sealed_game_round_trips_through_to_dict():
         assert again.public_observation() == g.public_observation()
 
 
+def test_a_replica_restarted_from_its_save_mid_round_carries_on_in_lockstep():
+    """A crash is ordinary: seat 1's client and the host reload their saved games and play on."""
+    table = Table("classic", 3, 9, {"draw_until_playable": True}, bots=(2,))
+    for _ in range(25):
+        table.step(*table.pick())
+    table.replicas[1] = type(table.truth).from_dict(table.replicas[1].to_dict(), source=core.BlindSource())
+    table.host = type(table.truth).from_dict(table.host.to_dict(), source=core.BlindSource())
+    table.check()
+    table.play_round()
+    assert table.audit().false_claims == []
+
+
 def test_an_ordinary_game_knows_nothing_of_sealing():
     g = core.new_game("classic", 3, seed=3)
     assert not g.sealed and g.claims == [] and "slots" not in g.to_dict()
