@@ -192,8 +192,14 @@ class WildRawzGame(Game):
         if self.phase != "trick":
             return []
         lead = self.lead_color
-        # Only cards whose faces are known are played or laid (each is shown as it goes); in a
-        # sealed game, playing off the led colour is the claim "I hold none of it".
+        if self._slots is None:
+            follow = [c for c in hand if c.color == lead] if lead is not None else []
+            acts = [play_action(c.id) for c in (follow or hand)]
+            if self.trick and self.trick[0][0] != p and self.leaver is None:
+                acts += [Action("leave", c.id) for c in hand]
+            return acts
+        # A sealed game: only cards whose faces are known are played or laid (each is shown as it
+        # goes), and playing off the led colour is the claim "I hold none of it".
         seen = self._seen(hand)
         follow = [c for c in seen if c.color == lead] if lead is not None else []
         if follow or lead is None or not self._has_card(hand, lambda c: c.color == lead):
