@@ -56,7 +56,7 @@ class Game(Piles, HandQueries, Needs):
     sealable: ClassVar[bool] = False
     """Whether the variant can be played sealed (``new_game(..., sealed=True)``): every rule that
     reads a hidden card goes through the hand queries, and each claim it makes is written down.
-    Classic, No Mercy and Wild Rawz so far; Diez and the extended rules not yet."""
+    Classic, No Mercy, Wild Rawz and the extended rules so far; Diez not yet."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     hand_size: ClassVar[int] = 7
@@ -121,7 +121,7 @@ class Game(Piles, HandQueries, Needs):
     ) -> None:
         if sealed and not self.sealable:
             raise ValueError(f"{self.variant} cannot be played sealed yet (sealed mode covers "
-                             f"classic, nomercy and wildrawz)")
+                             f"classic, nomercy, wildrawz and extended)")
         self.names = seat_names(players, self.variant, self.min_players, self.max_players)
         count = len(self.names)
         self.options = self.check_options(options or {})

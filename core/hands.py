@@ -62,6 +62,13 @@ class HandQueries:
         s = self._slots
         return s is not None and s.could_hide(cards)
 
+    def _strict_hidden(self, cards: Iterable[Card]) -> bool:
+        """In the strict reading only (when the engine tests whether a move is a claim): whether
+        any of ``cards`` is hidden. A move allowed only when the player holds nothing of some kind
+        ("none of that colour: I blow up") checks this, so that it becomes the player's claim."""
+        s = self._slots
+        return s is not None and s.reading == 2 and any(s.hidden(c) for c in cards)
+
     def _distinct(self, cards: Iterable[Card]) -> list[Card]:
         """One card per face, the first of each (a choice among identical cards is one choice);
         every hidden card counts as a face of its own."""

@@ -222,27 +222,39 @@ class Table:
 
 def accepted_lies(g: core.Game, p: int) -> list[Action]:
     """The moves the others would take from ``p`` as its word, though ``p``'s own game (which
-    sees its hand) knows them illegal: what a dishonest client could send. Each card ``p`` could
-    play is read as shown (it would be sent with the move)."""
-    from core.sealed import OWN, PUBLIC
+    sees its hand) knows them illegal: what a dishonest client could send. Each is read with the
+    cards it shows shown (they are sent with the move): a lie that shows itself (blowing up a
+    Grenade lays the whole hand face up) is refused at once by everyone, so it is no claim."""
+    from core.sealed import OWN, PUBLIC, shows
 
     s = g._slots
     own = set(g.legal_actions(p))
-    out: list[Action] = []
+    candidates: list[Action] = []
     try:
         s.reading = PUBLIC
-        out += [a for a in g._legal_now(p) if a not in own]
+        candidates += [a for a in g._legal_now(p) if a not in own]
         for c in g.hands[p]:
             if c.id in s.public:
                 continue
             s.public.add(c.id)
             try:
-                out += [a for a in g._legal_now(p) if a.kind == "play" and a.card == c.id and a not in own]
+                candidates += [a for a in g._legal_now(p) if a.kind == "play" and a.card == c.id and a not in own]
             finally:
                 s.public.discard(c.id)
     finally:
         s.reading = OWN
-    return list(dict.fromkeys(out))
+    out = []
+    for a in dict.fromkeys(candidates):
+        shown = {c.id for c in shows(g, p, a, claimed=True)} - s.public
+        s.public |= shown
+        s.reading = PUBLIC
+        try:
+            if a in g._legal_now(p):
+                out.append(a)
+        finally:
+            s.public -= shown
+            s.reading = OWN
+    return out
 
 
 class Liar(Seat):
@@ -265,8 +277,5 @@ class Liar(Seat):
         return super().choose(table, p, legal)
 
     def shows(self, table: Table, p: int, action: Action) -> list[Card]:
-        try:
-            return super().shows(table, p, action)
-        except core.IllegalAction:  # its own game refuses the lie: it sends the card all the same
-            g = table.replicas[p]
-            return [g.cards[action.card]] if action.kind == "play" else []
+        # Its own game refuses the lie: it sends what the move shows all the same.
+        return core.sealed.shows(table.replicas[p], p, action, claimed=True)

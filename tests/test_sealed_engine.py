@@ -25,7 +25,7 @@ CLASSIC_OPTIONS: list[dict[str, Any]] = [
 
 # (variant, options, seeds): a few seeded rounds each in the default run; the soak runs more.
 SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS] + [
-    ("nomercy", None, range(6)), ("wildrawz", None, range(6)),
+    ("nomercy", None, range(4)), ("wildrawz", None, range(4)), ("extended", None, range(3)),
 ]
 
 
@@ -61,7 +61,7 @@ def test_sealed_self_play_soak(variant, options):
 
 # -- the deal ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", ["classic", "nomercy", "wildrawz"])
+@pytest.mark.parametrize("variant", ["classic", "nomercy", "wildrawz", "extended"])
 def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand(variant):
     truth = core.new_game(variant, 3, seed=7, sealed=True)
     settled: list = []
@@ -178,6 +178,10 @@ LIES = [
     ("nomercy", "drawn:draw", None),  # drawing on past a playable card
     ("nomercy", "discard:pass", None),  # Discard All: "that was the last of its colour"
     ("wildrawz", "trick:play", None),  # "I hold none of the led colour"
+    ("extended", "main:pass", None),  # "I can neither draw nor play"
+    ("extended", "argue:refuse", None),  # 抬杠: "no number high enough", drawing four
+    ("extended", "keep:keep", None),  # 天选之子: "the card I keep is a number"
+    ("extended", "discard:pass", None),  # 缴械: "I hold no more function cards"
 ]
 
 
@@ -270,7 +274,7 @@ def test_wild_rawz_following_the_led_colour_and_the_claim_of_holding_none():
     assert table.audit().culprits == [2]
 
 
-@pytest.mark.parametrize("variant", ["diez", "extended"])
+@pytest.mark.parametrize("variant", ["diez"])
 def test_a_variant_not_yet_sealable_says_so(variant):
     with pytest.raises(ValueError, match="cannot be played sealed yet"):
         core.new_game(variant, 3, seed=1, sealed=True)
