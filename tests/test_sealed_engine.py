@@ -280,3 +280,47 @@ def test_a_variant_not_yet_sealable_says_so(variant):
         core.new_game(variant, 3, seed=1, sealed=True)
     assert not core.variant_class(variant).sealable
     assert core.new_game(variant, 3, seed=1).to_dict()  # played in full information as ever
+
+
+# -- the extended rules ------------------------------------------------------------------------------
+
+def test_transfer_cards_ride_face_down_and_only_the_acceptor_learns_them():
+    setup = {"hands": [["RT4", "B9", "G8", "R1"], ["YT4", "R2", "Y1"], ["B1", "B2"]], "discard": ["R3"],
+             "draw": [], "current": 0}
+    table = Table("extended", 3, 1, None, setup=setup)
+    t = table.truth
+    ids = {str(c): c.id for h in t.hands for c in h}
+    table.step(0, Action("play", ids["RT4"]))
+    table.step(0, Action("attach", ids["B9"]))
+    table.step(0, Action("attach", ids["G8"]))
+    riders = {ids["B9"], ids["G8"]}
+    for name in ("1", "2", "host", "spectator"):  # nobody else saw them
+        g = table.games()[name]
+        assert all(core.is_sealed(g.cards[h]) for h in riders), name
+    table.step(1, Action("accept"))
+    assert all(not core.is_sealed(table.replicas[1].cards[h]) for h in riders)  # the acceptor's now
+    assert all(core.is_sealed(table.replicas[2].cards[h]) for h in riders)
+    assert all(core.is_sealed(table.spectator.cards[h]) for h in riders)
+    assert table.audit().false_claims == []
+
+
+def test_blowing_up_a_grenade_while_holding_its_colour_is_refused_at_once_by_everyone():
+    """The hand goes face up with the explosion, so "none of that colour" is no claim: it is seen."""
+    setup = {"hands": [["R1", "Y5", "B2"], ["G1", "G2"], ["B1", "B3"]], "discard": ["R3"], "draw": [],
+             "current": 0}
+    t = core.new_game("extended", 3, seed=1, setup=setup, sealed=True)
+    lie = Action("explode")
+    t.ctx = {"op": "grenade", "who": 0, "by": 2, "color": "yellow"}  # a Grenade reaches seat 0: yellow
+    t.phase = "grenade"
+    assert lie not in t.legal_actions(0)
+    from sealed_table import accepted_lies
+
+    mine = type(t).from_dict(t.to_dict(), source=core.BlindSource())
+    assert lie not in accepted_lies(mine, 0)  # it shows the hand: the public sees Y5
+    shown = core.sealed.shows(mine, 0, lie, claimed=True)
+    assert {c.face for c in shown} == {("red", "1"), ("yellow", "5"), ("blue", "2")}
+    for c in shown:
+        t.reveal(c.id, c.face)
+    with pytest.raises(core.IllegalAction) as e:
+        t.follow(0, lie)
+    assert not isinstance(e.value, core.FalseClaim)
