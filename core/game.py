@@ -230,6 +230,7 @@ class Game(Piles, HandQueries, Needs):
             size = len(s.deck)
             del self.cards[size:], self._play_acts[size:]
             s.public = set()
+            s.table = None
             s.claims = []
             s.false = []
 

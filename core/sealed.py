@@ -142,7 +142,7 @@ class BlindSource:
 class SlotState:
     """What a sealed game keeps beyond a full-information one."""
 
-    __slots__ = ("deck", "public", "claims", "false", "reading", "probe", "recording", "faces")
+    __slots__ = ("deck", "public", "claims", "false", "reading", "probe", "recording", "faces", "table")
 
     def __init__(self, deck: Iterable[Face]) -> None:
         self.deck: tuple[Face, ...] = tuple(deck)
@@ -158,6 +158,9 @@ class SlotState:
         """A throwaway copy asking what a move needs: no snapshot to restore."""
         self.recording: list[Card] | None = None
         """While :func:`shows` probes a move: every card it shows that was not public."""
+        self.table: tuple[list[int], list[Any]] | None = None
+        """The handle table as :func:`save` writes it, kept until the table changes (a move's
+        snapshot saves the game; the table only grows with shuffles and faces learnt)."""
         self.faces: dict[int, Face] | None = None
         """The audit's replay only: every card's face by handle, cards yet to be made included
         (known to the replay, not public: the claims are read as the table read them)."""
@@ -212,6 +215,7 @@ def allocate(g: Game, order: Sequence[Card] | None, n: int) -> list[Card]:
         else:
             out.append(Sealed(h))
     g.cards.extend(out)
+    g._slots.table = None  # type: ignore[union-attr]
     g._play_acts.extend(g._plays_of(c) for c in out)
     if ahead:
         s = g._slots
@@ -241,6 +245,7 @@ def learn(g: Game, handle: int, face: Face, public: bool) -> Card:
         return old
     card = Card(handle, face[0], face[1])
     g.cards[handle] = card
+    s.table = None
     g._play_acts[handle] = g._plays_of(card)
     replace(g, {handle: card})
     if public:
@@ -302,11 +307,14 @@ def save(g: Game) -> dict[str, Any]:
     assert s is not None
     size = len(s.deck)
     table = g.cards
+    if s.table is None:
+        s.table = ([c.id for c in table if type(c) is Sealed],
+                   [x for c in table[size:] if type(c) is not Sealed for x in c])
     return {
         "deck": [list(f) for f in s.deck],
         "size": len(table),
-        "sealed": [c.id for c in table if type(c) is Sealed],
-        "faces": [[c.id, c.color, c.rank] for c in table[size:] if type(c) is not Sealed],
+        "sealed": list(s.table[0]),
+        "faces": list(s.table[1]),  # id, colour, rank of each known slot, flat
         "public": sorted(s.public),
         "claims": [[c.version, c.seat, c.decision, c.action.to_dict(), list(c.handles), c.words] for c in s.claims],
         "false": [[f.version, f.seat, f.action.to_dict(), f.words, f.why] for f in s.false],
@@ -319,7 +327,8 @@ def load(g: Game, d: dict[str, Any]) -> None:
     if [c.face for c in g.cards] != list(s.deck):
         raise ValueError("the saved deck is not this variant's deck with these options")
     sealed = set(d["sealed"])
-    faces = {h: (c, r) for h, c, r in d["faces"]}
+    flat = d["faces"]
+    faces = {flat[k]: (flat[k + 1], flat[k + 2]) for k in range(0, len(flat), 3)}
     table, acts = g.cards, g._play_acts
     size = len(table)
     for i in sealed:
@@ -372,9 +381,11 @@ def blind_copy(g: Game, seats: Iterable[int]) -> Game:
     # Forgotten: cards in play this copy may not see, and every card no longer in play (a shuffle
     # gave it a fresh id); the deck's own ids stay known unless a scripted position put them in play.
     forget = set(slots["sealed"]) | {h for h in live if h not in keep}
-    forget |= {f[0] for f in slots["faces"] if f[0] not in live}
+    flat = slots["faces"]
+    known = [flat[k:k + 3] for k in range(0, len(flat), 3)]
+    forget |= {f[0] for f in known if f[0] not in live}
     slots["sealed"] = sorted(forget)
-    slots["faces"] = [f for f in slots["faces"] if f[0] not in forget]
+    slots["faces"] = [x for f in known if f[0] not in forget for x in f]
     return type(g).from_dict(d, source=BlindSource())
 
 
