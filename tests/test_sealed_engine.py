@@ -324,3 +324,27 @@ def test_blowing_up_a_grenade_while_holding_its_colour_is_refused_at_once_by_eve
     with pytest.raises(core.IllegalAction) as e:
         t.follow(0, lie)
     assert not isinstance(e.value, core.FalseClaim)
+
+
+def test_drawing_until_playable_sealed_is_one_card_at_a_time_each_kept_or_passed_by_a_claim():
+    setup = {"hands": [["B1", "B2"], ["G7", "G8"], ["Y1", "Y2"]], "discard": ["R5"],
+             "draw": ["G2", "B4", "R3", "G1"]}
+    table = Table("classic", 3, 0, {"draw_until_playable": True}, setup=setup)
+    t = table.truth
+    table.step(0, Action("draw"))
+    for face in ("G2", "B4"):  # not playable: the drawer's own game offers only drawing on
+        assert str(t.cards[t.drawn]) == face and table.legal(0) == [Action("draw")]
+        table.step(0, Action("draw"))
+        assert t.claims[-1].words == "the card drawn cannot be played"
+        assert table.spectator.claims[-1] == t.claims[-1]
+    r3 = t.drawn
+    assert str(t.cards[r3]) == "R3" and set(table.legal(0)) == {Action("play", r3), Action("pass")}
+    assert core.is_sealed(table.replicas[1].cards[r3])  # nobody else knows it
+    table.step(0, Action("pass"))  # kept: "it can be played", the player's word
+    assert t.claims[-1].words == "the card drawn can be played" and t.current == 1
+    assert [c.decision for c in t.claims] == ["drawn", "drawn", "drawn"]
+    assert table.audit().false_claims == []
+    # The full-information engine still draws them all in one move, as before.
+    g = core.new_game("classic", 3, setup=setup, options={"draw_until_playable": True})
+    g.apply(0, Action("draw"))
+    assert [str(c) for c in g.hands[0]] == ["B1", "B2", "G2", "B4", "R3"] and g.phase == "drawn"
