@@ -147,20 +147,27 @@ class Table:
         for c in shown:
             t.reveal(c.id, c.face)
         events = t.follow(p, action)  # a false claim is recorded and carried out, as the table did
+        told: dict[str, list[core.Event]] = {}
         for name, g in self.games().items():
             if name == "spectator":  # asks first: whatever the move needs, before it is made
                 while (need := g.need_for(p, action, follow=True)) is not None:
                     self._settle(g, need)
-                g.follow(p, action)
+                told[name] = g.follow(p, action)
                 continue
             while True:  # the others as the move goes: a need stops it, the game as it was
                 try:
-                    g.follow(p, action)
+                    told[name] = g.follow(p, action)
                     break
                 except core.UnmetNeed as e:
                     self._settle(g, e.need)
         self.moves.append((p, action))
         self._deliver(t.deliveries(events))
+        # Each game tells the move as its seats see it (its own draws filled in once opened to
+        # it), exactly as the truth does; a spectator's is the public account.
+        for name, g in self.games().items():
+            for q in self.seats_of(name) or (None,):
+                mine = [e.view(q).to_dict() for e in g.fill(told[name])]
+                assert mine == [e.view(q).to_dict() for e in events], (name, q)
         self.check(full=len(self.moves) % 5 == 0 or t.over)
 
     # -- checks ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ CLASSIC_OPTIONS: list[dict[str, Any]] = [
 
 # (variant, options, seeds): a few seeded rounds each in the default run; the soak runs more.
 SELFPLAY = [("classic", o, range(2 if not o else 1)) for o in CLASSIC_OPTIONS] + [
-    ("nomercy", None, range(4)), ("wildrawz", None, range(4)), ("extended", None, range(3)),
+    ("nomercy", None, range(3)), ("wildrawz", None, range(3)), ("extended", None, range(2)),
 ]
 
 
