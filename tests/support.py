@@ -19,20 +19,6 @@ def make(variant: str, n: int, hands: list[list[str]], discard: list[str], draw:
     return core.new_game(variant, n, seed=seed, options=options, setup=setup)
 
 
-def forced(g: core.Game) -> list:
-    """Make the moves the game leaves a single answer to (a drawn card that cannot be played kept,
-    a challenge's ruling, ...), as a local table does at once; their events."""
-    events: list = []
-    while (move := g.forced_move()) is not None:
-        events += g.apply(*move)
-    return events
-
-
-def act(g: core.Game, p: int, action: Any) -> list:
-    """``p``'s ``action`` and the forced moves after it (what a local table does); all their events."""
-    return g.apply(p, action) + forced(g)
-
-
 def notes(cards: Any) -> list[str]:
     return [str(c) for c in cards]
 
@@ -50,7 +36,7 @@ def cid(g: core.Game, p: int, text: str) -> int:
 
 
 def play(g: core.Game, p: int, text: str, color: str | None = None, target: int | None = None):
-    return act(g, p, Action("play", cid(g, p, text), color, target))
+    return g.apply(p, Action("play", cid(g, p, text), color, target))
 
 
 def all_ids(g: core.Game) -> list[int]:

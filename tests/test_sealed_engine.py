@@ -348,3 +348,13 @@ def test_drawing_until_playable_sealed_is_one_card_at_a_time_each_kept_or_passed
     g = core.new_game("classic", 3, setup=setup, options={"draw_until_playable": True})
     g.apply(0, Action("draw"))
     assert [str(c) for c in g.hands[0]] == ["B1", "B2", "G2", "B4", "R3"] and g.phase == "drawn"
+
+
+def test_a_decision_left_with_one_answer_is_named_for_a_local_table_to_make():
+    setup = {"hands": [["B1", "B2"], ["G7", "G8"], ["Y1", "Y2"]], "discard": ["R5"], "draw": ["G2", "R3"]}
+    g = core.new_game("classic", 3, setup=setup, sealed=True)  # sees every card: a local sealed table
+    g.apply(0, Action("draw"))  # G2: it cannot be played, so keeping it is all that is left
+    assert g.phase == "drawn" and g.forced_move() == (0, Action("pass"))
+    g.apply(*g.forced_move())
+    assert g.current == 1 and g.forced_move() is None  # a turn's choice is never made for anyone
+    assert core.new_game("classic", 3, setup=setup).forced_move() is None
