@@ -104,8 +104,8 @@ class Needs:
         state: they are not saved by :meth:`to_dict`.
 
         A :class:`~core.Reveal`: ``answer`` is one face ``(color, rank)`` per handle, in order;
-        the game learns them as shown to everyone (cards a shuffle has yet to make are learnt
-        when it makes them).
+        the game learns them, and the move that turns them up shows them to everyone (cards a
+        shuffle has yet to make are learnt when it makes them).
         """
         if isinstance(need, Reveal):
             faces = list(answer)
@@ -113,8 +113,10 @@ class Needs:
                 raise ValueError(f"{need} needs {len(need.handles)} faces, not {len(faces)}")
             for h, face in zip(need.handles, faces):
                 # Asked while the round is over, it is for the next deal's cards, made afresh.
+                # Learnt, not yet public: the move that turns them up makes them public, so that
+                # whatever it claims is read as the table read it, before they were turned.
                 if h < len(self.cards) and self.phase != "over":
-                    self.reveal(h, face)
+                    self.learn(h, face)
                 else:
                     self._ahead = {**self._ahead, h: (face[0], str(face[1]))}
             return

@@ -218,10 +218,8 @@ def allocate(g: Game, order: Sequence[Card] | None, n: int) -> list[Card]:
     g._slots.table = None  # type: ignore[union-attr]
     g._play_acts.extend(g._plays_of(c) for c in out)
     if ahead:
-        s = g._slots
-        assert s is not None
-        s.public.update(h for h in range(base, base + n) if h in ahead)
-        # Used up: a later round makes these handles afresh.
+        # Used up (the rules that turn them up make them public): a later round makes these
+        # handles afresh.
         g._ahead = {h: f for h, f in ahead.items() if not base <= h < base + n}
     return out
 

@@ -358,3 +358,12 @@ def test_a_decision_left_with_one_answer_is_named_for_a_local_table_to_make():
     g.apply(*g.forced_move())
     assert g.current == 1 and g.forced_move() is None  # a turn's choice is never made for anyone
     assert core.new_game("classic", 3, setup=setup).forced_move() is None
+
+
+def test_cards_a_move_turns_up_do_not_change_what_its_claim_was():
+    """Found by the soak (extended, seed 112): a claim that ends the round opens every hand; a
+    replica that is shown them while the move goes must still read the claim as the table did,
+    before they were turned, or its record of the claim (and its events) would differ."""
+    table = Table("extended", 2, 112, None, bots=(1,))
+    table.play_round()  # the harness holds every replica's claims and events to the truth's
+    assert table.truth.claims and table.audit().false_claims == []
