@@ -384,6 +384,7 @@ def blind_copy(g: Game, seats: Iterable[int]) -> Game:
     forget |= {f[0] for f in known if f[0] not in live}
     slots["sealed"] = sorted(forget)
     slots["faces"] = [x for f in known if f[0] not in forget for x in f]
+    slots["false"] = []  # what the original saw through, this copy may not have
     return type(g).from_dict(d, source=BlindSource())
 
 
