@@ -17,10 +17,12 @@ from typing import Any, Iterable, Sequence
 from . import variants as _variants  # noqa: F401  (registers the variants)
 from .actions import Action
 from .cards import COLORS, Card, notation, parse_card
-from .errors import IllegalAction, InvalidCard
+from .errors import FalseClaim, IllegalAction, InvalidCard, SealedFace, UnmetNeed
 from .events import Event, describe
 from .decisions import Decision
 from .game import Game
+from .needs import Need
+from .sealed import Audit, BlindSource, Claim, FalseClaimFound, Reveal, RevealStop, Sealed, is_sealed, replay
 from .observation import (
     ActionDict, CardDict, DiezObservation, ExtendedObservation, Observation, PlayerView, PrivateObservation,
     PublicObservation, WildRawzObservation,
@@ -54,7 +56,8 @@ def new_game(
     options: dict[str, Any] | None = None,
     setup: dict[str, Any] | None = None,
     source: DeckSource | None = None,
-    settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
+    settled: Iterable[tuple[Need, Any]] = (),
+    sealed: bool = False,
 ) -> Game:
     """Start a game of ``variant``.
 
@@ -66,39 +69,55 @@ def new_game(
     ``current``, ``direction`` and ``color``; unnamed cards go below the named
     draw cards in a seed-determined order. ``source`` replaces the seeded
     deck source (the network host's fair deal). ``settled`` gives the deal's
-    chance nodes already resolved (see :func:`chance_for_new_game`): pairs of a
-    :class:`Chance` and its order, used instead of asking the source.
+    needs already resolved (see :func:`need_for_new_game`): pairs of a
+    :class:`Chance` and its order, or of a :class:`Reveal` and its faces, used
+    instead of asking the source.
+
+    ``sealed``: a game of sealed cards (see :mod:`core.sealed`), whose card ids are
+    the slots of each shuffle and which knows a face only once it is shown. Given
+    the orders (a seeded source, or settled), it sees every card: the audit's
+    replay; settled with ``None`` (or with :class:`BlindSource`), the dealt cards
+    are sealed: a peer's replica, which then learns its own hand.
     """
     return variant_class(variant)(players, seed=seed, options=options, setup=setup, source=source,
-                                  settled=settled)
+                                  settled=settled, sealed=sealed)
 
 
-def chance_for_new_game(
+def need_for_new_game(
     variant: str,
     players: int | Sequence[str],
     *,
     options: dict[str, Any] | None = None,
     setup: dict[str, Any] | None = None,
-    settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
-) -> Chance | None:
-    """The first chance node of :func:`new_game`'s deal that ``settled`` does not resolve.
+    settled: Iterable[tuple[Need, Any]] = (),
+    sealed: bool = False,
+) -> Need | None:
+    """The first need of :func:`new_game`'s deal that ``settled`` does not resolve: a shuffle
+    (:class:`Chance`) or, in a sealed game, the starting card to show (:class:`Reveal`).
 
-    A caller that settles every shuffle before it is used (a network host running the fair
-    deal) asks this until it returns ``None``, adding each order to ``settled``, then calls
-    :func:`new_game` with the same arguments and ``settled``: the deal uses exactly those orders.
+    A caller that settles everything before it is used (a network host running the fair
+    deal) asks this until it returns ``None``, adding each answer to ``settled``, then calls
+    :func:`new_game` with the same arguments and ``settled``: the deal uses exactly those.
     """
     try:
         variant_class(variant)(players, seed=b"", options=options, setup=setup, source=StopAtChance(),
-                               settled=settled)
+                               settled=settled, sealed=sealed)
     except ChanceStop as stop:
         return stop.chance
+    except RevealStop as stop:
+        return stop.need
     return None
 
 
+chance_for_new_game = need_for_new_game
+"""The older name of :func:`need_for_new_game`."""
+
+
 __all__ = [
-    "VARIANTS", "COLORS", "Action", "ActionDict", "Card", "CardDict", "Chance", "DeckSource", "Decision",
-    "DiezObservation", "Event", "ExtendedObservation", "Game", "IllegalAction", "InvalidCard", "Observation",
-    "Option", "PlayerView", "PrivateObservation", "PublicObservation", "SeededSource", "WildRawzObservation",
-    "chance_for_new_game", "deck", "describe", "new_game", "notation", "parse_card", "permutation", "register",
-    "variant_class",
+    "VARIANTS", "COLORS", "Action", "Audit", "FalseClaimFound", "ActionDict", "BlindSource", "Card", "CardDict", "Chance", "Claim",
+    "DeckSource", "Decision", "DiezObservation", "Event", "ExtendedObservation", "FalseClaim", "Game",
+    "IllegalAction", "InvalidCard", "Need", "Observation", "Option", "PlayerView", "PrivateObservation",
+    "PublicObservation", "Reveal", "Sealed", "SealedFace", "SeededSource", "UnmetNeed", "WildRawzObservation",
+    "chance_for_new_game", "deck", "describe", "is_sealed", "need_for_new_game", "new_game", "notation",
+    "parse_card", "permutation", "register", "replay", "variant_class",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-KINDS: tuple[str, ...] = ("play", "draw", "pass", "uno", "catch", "challenge")
+KINDS: tuple[str, ...] = ("play", "draw", "pass", "uno", "catch", "challenge", "guilty", "innocent")
 """The kinds classic uses; later variants add their own (``"choose"``, ...)."""
 
 
@@ -73,3 +73,6 @@ DRAW = Action("draw")
 PASS = Action("pass")
 UNO = Action("uno")
 CHALLENGE = Action("challenge")
+GUILTY = Action("guilty")
+"""A challenger's ruling: the challenged hand held a card it should not have (see ``rule``)."""
+INNOCENT = Action("innocent")

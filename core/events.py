@@ -121,6 +121,7 @@ COMMON_WORDS: dict[str, Words] = {
     "catch": "{who} catches {tgt} without UNO!",
     "challenge": _challenge,
     "show_hand": "{who} shows their hand to {tgt}: {cards}.",
+    "claim": "{who} claims: {kind}.",  # a sealed table: a move that rests on cards only they see
     "reshuffle": "The discard pile is shuffled into a new draw pile ({n} cards).",
     "empty": "Nothing is left to draw; {who} passes.",
     "round_over": "{who} wins the round and scores {points} points.",

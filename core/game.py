@@ -3,8 +3,8 @@
 A variant is a subclass registered by name (see :mod:`core.registry`). The base class owns what
 every UNO-like game shares: seats and names, the deck, the decision the game waits on and who
 may act, applying actions (an illegal one changes nothing), UNO calls and catches, rounds and
-match scores. It has the piles' mechanics (:mod:`core.piles`) and the chance API
-(:mod:`core.chance`); its views, saved state and scripted positions are built in
+match scores. It has the piles' mechanics (:mod:`core.piles`) and the chance-first API
+(:mod:`core.needs`); its views, saved state and scripted positions are built in
 :mod:`core.observation`, :mod:`core.state` and :mod:`core.setup`. A variant overrides the hooks listed in ``docs/engine.md`` (the table there
 names every one, and a test checks it).
 
@@ -17,30 +17,46 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterable, Sequence
 
+from . import sealed as sealing
 from .actions import UNO, Action, play_action
 from .cards import COLORS, Card, parse_card
 from .decisions import Decision
-from .errors import IllegalAction, InvalidCard
+from .errors import FalseClaim, IllegalAction, InvalidCard, SealedFace
 from .events import Event
+from .hands import HandQueries
+from .needs import Need, Needs
 from .observation import Observation, PrivateObservation, PublicObservation, private_view, public_view
 from .options import Option
 from .piles import Piles
+from .sealed import SlotState
 from .setup import lay_out, seat_names
-from .chance import ChanceNodes
 from .source import Chance, DeckSource, SeededSource, seed_bytes
 from .state import copy, load, problems, save
 
 
-class Game(Piles, ChanceNodes):
+_DECKS: dict[Any, tuple[tuple[Card, ...], frozenset, tuple[tuple[Action, ...], ...]]] = {}
+"""Each deck's cards and their plays, built once per variant, deck and options (all immutable):
+loading a saved game, which the chance-first probes do often, only copies them."""
+
+
+class Game(Piles, HandQueries, Needs):
     """One table: a match of rounds of one variant.
 
     Create games with :func:`core.new_game`. Every attribute below is public
     and read-only; change the state only through :meth:`apply` and
     :meth:`next_round`.
+
+    A game is full-information (it sees every card; ids are deck positions) unless it was made
+    *sealed* (``sealed=True``): then ids are handles of each shuffle's slots and the game knows
+    only the faces it is shown (see :mod:`core.sealed`).
     """
 
     variant: ClassVar[str] = ""
     """The registered name of the variant."""
+    sealable: ClassVar[bool] = False
+    """Whether the variant can be played sealed (``new_game(..., sealed=True)``): every rule that
+    reads a hidden card goes through the hand queries, and each claim it makes is written down.
+    Classic, No Mercy, Wild Rawz and the extended rules so far; Diez not yet."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     hand_size: ClassVar[int] = 7
@@ -100,13 +116,19 @@ class Game(Piles, ChanceNodes):
         options: dict[str, Any] | None = None,
         setup: dict[str, Any] | None = None,
         source: DeckSource | None = None,
-        settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
+        settled: Iterable[tuple[Need, Any]] = (),
+        sealed: bool = False,
     ) -> None:
+        if sealed and not self.sealable:
+            raise ValueError(f"{self.variant} cannot be played sealed yet (sealed mode covers "
+                             f"classic, nomercy, wildrawz and extended)")
         self.names = seat_names(players, self.variant, self.min_players, self.max_players)
         count = len(self.names)
         self.options = self.check_options(options or {})
         self.seed = seed_bytes(seed)
         self.source: DeckSource = source if source is not None else SeededSource(self.seed)
+        if sealed:
+            self._slots = SlotState(self.build_deck(count, self.options))
         self._init_deck()
         self.scores = [0] * count
         self.round = 0
@@ -119,6 +141,8 @@ class Game(Piles, ChanceNodes):
         self._reset_round()
         if setup is not None:
             self._setup(setup)
+            if self._slots is not None:  # a scripted position: what lies face up is public
+                self._slots.public |= {c.id for c in self.all_cards()} - {c.id for c in self._face_down()}
         else:
             self._deal_events = self._deal()
 
@@ -201,17 +225,37 @@ class Game(Piles, ChanceNodes):
         self.winner = None
         self.last_points = 0
         self.current = self._next(self.dealer) if n else 0
+        s = self._slots
+        if s is not None:  # a new round deals fresh slots from the deck's own cards
+            size = len(s.deck)
+            del self.cards[size:], self._play_acts[size:]
+            s.public = set()
+            s.table = None
+            s.claims = []
+            s.false = []
 
     def _init_deck(self) -> None:
-        self.cards: list[Card] = [
-            Card(i, color, rank) for i, (color, rank) in enumerate(self.build_deck(len(self.names), self.options))
-        ]
-        self._faces = {c.face for c in self.cards}
-        # Every way to play each card, built once: legal-move generation only indexes it.
-        self._play_acts: list[tuple[Action, ...]] = [
-            tuple(play_action(c.id, col) for col in COLORS) if self.names_color(c) else (play_action(c.id),)
-            for c in self.cards
-        ]
+        faces = tuple(self.build_deck(len(self.names), self.options))
+        key = (type(self), faces, repr(sorted(self.options.items())))
+        built = _DECKS.get(key)
+        if built is None:
+            cards = tuple(Card(i, color, rank) for i, (color, rank) in enumerate(faces))
+            # Every way to play each card, built once: legal-move generation only indexes it.
+            built = _DECKS[key] = (cards, frozenset(c.face for c in cards), tuple(self._plays_of(c) for c in cards))
+        self.cards: list[Card] = list(built[0])
+        self._faces = built[1]
+        self._play_acts: list[tuple[Action, ...]] = list(built[2])
+
+    def _face_down(self) -> list[Card]:
+        """The cards nobody but their holders may see: the hands and the draw pile (a variant
+        with more hidden places adds them). What a sealed game's scripted position keeps sealed."""
+        return [c for h in self.hands for c in h] + self.draw_pile
+
+    def _plays_of(self, c: Card) -> tuple[Action, ...]:
+        """Every way to play card ``c`` (none for a card this game cannot see)."""
+        if type(c) is not Card:
+            return ()
+        return tuple(play_action(c.id, col) for col in COLORS) if self.names_color(c) else (play_action(c.id),)
 
     def parse(self, text: str) -> tuple[str | None, str]:
         """Read a notation and check that the face exists in this game's deck."""
@@ -238,7 +282,7 @@ class Game(Piles, ChanceNodes):
             events.append(Event("draw", player=p, cards=tuple(self.hands[p]), count=len(self.hands[p]),
                                 reason="deal", visible_to=(p,)))
         while True:
-            card = self.draw_pile.pop()
+            card = self._open([self.draw_pile.pop()])[0]
             if self.accepts_start_card(card):
                 break
             self._reject_start_card(card, events)
@@ -262,6 +306,12 @@ class Game(Piles, ChanceNodes):
     def draw_count(self) -> int:
         """Cards left in the draw pile."""
         return len(self.draw_pile)
+
+    @property
+    def deck_size(self) -> int:
+        """How many cards the deck has (a sealed game's :attr:`cards` also lists each shuffle's slots)."""
+        s = self._slots
+        return len(self.cards) if s is None else len(s.deck)
 
     @property
     def over(self) -> bool:
@@ -343,7 +393,13 @@ class Game(Piles, ChanceNodes):
 
     def to_act(self) -> list[int]:
         """Every player who has a legal action now, in seat order: the decision's player and
-        whoever may act out of turn (calls and catches, jump-ins)."""
+        whoever may act out of turn (calls and catches, jump-ins).
+
+        A sealed game cannot know who holds a card to jump in with: it names only the
+        decision's player and, while someone may be caught, every player still in (a player's
+        own :meth:`legal_actions` still lists its jump-ins)."""
+        if self._slots is not None:
+            return self._to_act_public()
         if self.asks_others:
             return self._to_act(self._decider())
         # The same as _to_act(self.current), spelt out: this is the engine's hottest question.
@@ -364,6 +420,13 @@ class Game(Piles, ChanceNodes):
         if not self._has_out_of_turn():
             return [d]
         return [p for p in range(self.num_players) if p == d or self._out_of_turn_actions(p)]
+
+    def _to_act_public(self) -> list[int]:
+        if self.phase == "over":
+            return []
+        if self.exposed is not None:
+            return [p for p in range(self.num_players) if not self.out[p]]
+        return [self._decider()]
 
     def acting_order(self) -> list[int]:
         """Who may act now, in the order they get the chance: players acting out of turn first
@@ -402,6 +465,11 @@ class Game(Piles, ChanceNodes):
                 return got
         else:
             cache = self._legal_cache = (version, {})
+        cache[1][p] = out = self._legal_now(p)
+        return out
+
+    def _legal_now(self, p: int) -> tuple[Action, ...]:
+        """:meth:`legal_actions` worked out afresh (a sealed game reads the rules several ways)."""
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
@@ -419,8 +487,7 @@ class Game(Piles, ChanceNodes):
                         acts.append(UNO)
                 elif not self.out[p]:
                     acts.append(Action("catch", target=x))
-        cache[1][p] = out = tuple(acts)
-        return out
+        return tuple(acts)
 
     def apply(self, p: int, action: Action | dict[str, Any]) -> list[Event]:
         """Carry out ``action`` for player ``p`` and return what happened.
@@ -444,7 +511,13 @@ class Game(Piles, ChanceNodes):
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.names):
             raise IllegalAction(f"there is no player {p!r} at this table")
         if action not in self._legal(p):
-            raise IllegalAction(self._explain(p, action))
+            raise self._refusal(p, action)
+        if self._slots is not None:
+            return sealing.apply(self, p, action)
+        return self._act(p, action)
+
+    def _act(self, p: int, action: Action) -> list[Event]:
+        """Carry out ``p``'s legal ``action``: what :meth:`apply` does once it is checked."""
         events: list[Event] = []
         kind = action.kind
         if kind == "uno":
@@ -462,6 +535,22 @@ class Game(Piles, ChanceNodes):
             self._do(p, action, events)
         self.version += 1
         return events
+
+    def _refusal(self, p: int, action: Action) -> IllegalAction:
+        """The error for ``p``'s illegal ``action``, naming the seat; a false claim when the
+        players who cannot see the cards would have taken it as ``p``'s word."""
+        try:
+            why = self._explain(p, action)
+        except SealedFace:  # the explanation would need a card this game cannot see
+            why = f"{action} is not legal with the cards shown"
+        s = self._slots
+        if s is not None and sealing.claims_of(self, p, action):
+            err: IllegalAction = FalseClaim(f"{self.names[p]} (seat {p}) made a false claim: "
+                                            f"{self._claim_words(p, action)}: {why}")
+        else:
+            err = IllegalAction(why)
+        err.seat = p
+        return err
 
     def _catch_draw(self, q: int, n: int, events: list[Event]) -> None:
         """``q`` was caught without calling UNO and draws ``n`` (a variant may route it)."""

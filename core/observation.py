@@ -197,7 +197,7 @@ def public_view(g: "Game") -> PublicObservation:
         "discard": [c.to_dict() for c in g.discard],  # type: ignore[misc]
         "draw_count": len(g.draw_pile),
         "set_aside_count": len(g.set_aside),
-        "deck_size": len(g.cards),
+        "deck_size": g.deck_size,
         "phase": g.phase,
         "pending": g._public_pending(),
         "decision": None if g.phase == "over" else {"player": g._decider(), "kind": g._decision_kind()},

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .events import Event
+from .sealed import allocate, open_cards
 
 if TYPE_CHECKING:
+    from .sealed import SlotState
     from .source import DeckSource
 
 
@@ -26,28 +28,50 @@ class Piles:
     out: list[bool]
     source: DeckSource
     epoch: int
-    _settled: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+    cards: list[Card]
+    _slots: SlotState | None
+    _settled: dict[int, tuple[tuple[Any, ...], Any]]
     """Orders a caller settled ahead (:meth:`core.Game.settle`), by epoch; never changed in place."""
 
     def _shuffled(self, cards: list[Card]) -> list[Card]:
-        cards.sort(key=lambda c: c.id)  # the source sees a canonical order
-        return self._chance(cards)
+        """``cards`` shuffled into a pile (the last is drawn first).
 
-    def _chance(self, items: list[Any]) -> list[Any]:
+        In a sealed game the shuffle makes fresh cards, one per slot (see :mod:`core.sealed`): their
+        faces are known only when this game was given the order (the audit's replay)."""
+        cards.sort(key=lambda c: c.id)  # the source sees a canonical order
+        if self._slots is None:
+            return self._chance(cards)
+        return allocate(self, self._chance(cards, sealed=True), len(cards))  # type: ignore[arg-type]
+
+    def _pick(self, cards: list[Card], k: int) -> list[Card]:
+        """``k`` of ``cards`` picked at random (a Share, a Clip): a public shuffle, of the cards
+        by id, or in a sealed game of their ids (everyone sees which cards move; their holders
+        see what they are)."""
+        pool = sorted(cards, key=lambda c: c.id)
+        if self._slots is None:
+            return self._chance(pool)[:k]
+        by_id = {c.id: c for c in pool}
+        return [by_id[h] for h in self._chance([c.id for c in pool])[:k]]
+
+    def _chance(self, items: list[Any], sealed: bool = False) -> Any:
         """The one place chance enters: the next epoch's order of ``items`` (in canonical order).
 
         An order settled for this epoch and these items (:meth:`settle`) is used as given;
-        otherwise the deck source is asked.
+        otherwise the deck source is asked. ``sealed``: a shuffle of cards in a sealed game, which
+        may be answered ``None`` (an order this game does not see).
         """
         epoch = self.epoch
-        got = None
-        if self._settled:
-            got = self._settled.get(epoch)
-            self._settled = {k: v for k, v in self._settled.items() if k > epoch}
-        if got is not None and got[0] == tuple(items):
-            out = list(got[1])
+        got: Any = None
+        settled = self._settled
+        if settled:
+            got = settled.get(epoch)
+            self._settled = {k: v for k, v in settled.items() if k > epoch}
+        if got is not None and got[0] == tuple(c.id if isinstance(c, Card) else c for c in items):
+            out = None if got[1] is None else list(got[1])
         else:
             out = self.source.shuffle(items, epoch)
+            if out is None and not sealed:
+                raise ValueError(f"the deck source left epoch {epoch} unseen, but its order is public")
         self.epoch = epoch + 1
         return out
 
@@ -99,11 +123,14 @@ class Piles:
         """Move ``card`` from ``p``'s hand to the pile and track UNO calls."""
         hand = self.hands[p]
         hand.remove(card)
+        if self._slots is not None:  # shown as it is played (its holder sends it with the move)
+            card = open_cards(self, [card])[0]  # type: ignore[arg-type]
         self.discard.append(card)
         if len(hand) == 1 and not self.declared[p]:
             self.exposed = p
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
+        self._open_hands()
         self.phase = "over"
         self.winner = winner
         self.exposed = None
@@ -115,6 +142,21 @@ class Piles:
         events.append(Event("round_over", player=winner, points=points))
         if self.match_winner is not None:
             events.append(Event("match_over", player=self.match_winner, points=self.scores[self.match_winner]))
+
+    def _open_hands(self) -> None:
+        """Every hand is shown to everyone (the round is over: they are counted openly)."""
+        if self._slots is not None:
+            cards = [c for h in self.hands for c in h]
+            if cards:
+                self._open(cards)
+
+    def _open(self, cards: list[Card]) -> list[Card]:
+        """The rules show ``cards`` to everyone (a card turned up, a hand laid open): in a sealed
+        game a card this game cannot see must be shown first (the move stops: see
+        :meth:`core.Game.need_for`), and the cards are public from now on. Returns them as known."""
+        if self._slots is None:
+            return cards
+        return open_cards(self, cards)  # type: ignore[arg-type]
 
     def _round_bonus(self, winner: int) -> int:
         """Points the winner scores beyond the cards in other hands."""

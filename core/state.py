@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from . import sealed as sealing
 from .events import Event
 from .source import DeckSource, SeededSource
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def save(g: Game, *, deal_events: bool = True) -> dict[str, Any]:
     """The whole state as msgpack-able data (:meth:`core.Game.to_dict`); ``deal_events=False``
     leaves the deal's events out (for :func:`copy`, which shares them)."""
-    return {
+    d = {
         "variant": g.variant,
         "names": list(g.names),
         "options": dict(g.options),
@@ -41,9 +42,13 @@ def save(g: Game, *, deal_events: bool = True) -> dict[str, Any]:
         "set_aside": [c.id for c in g.set_aside],
         "winner": g.winner,
         "last_points": g.last_points,
-        "deal_events": [e.to_dict() for e in g._deal_events] if deal_events else None,
+        "deal_events": None if not deal_events else [e.to_dict() for e in g._deal_events]
+        if g._slots is None else sealing.save_events(g._deal_events),
         "extra": g._save_extra(),
     }
+    if g._slots is not None:
+        d["slots"] = sealing.save(g)
+    return d
 
 
 def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None, like: Game | None = None) -> Game:
@@ -59,6 +64,8 @@ def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None, like: 
     else:
         g.options = dict(like.options)
         g.cards, g._faces, g._play_acts = like.cards, like._faces, like._play_acts
+    if d.get("slots") is not None:
+        sealing.load(g, d["slots"])
     by_id = g.cards.__getitem__
     g.scores = list(d["scores"])
     g.round = d["round"]
@@ -81,10 +88,12 @@ def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None, like: 
     g.set_aside = [by_id(i) for i in d["set_aside"]]
     g.winner = d["winner"]
     g.last_points = d["last_points"]
-    if like is None:
+    if like is not None:
+        g._deal_events = like._deal_events  # a list of named tuples, replaced (never changed) by a new deal
+    elif g._slots is None:
         g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]
     else:
-        g._deal_events = like._deal_events  # a list of named tuples, replaced (never changed) by a new deal
+        g._deal_events = sealing.load_events(g, d["deal_events"])
     g._load_extra(d.get("extra", {}))
     return g
 
@@ -93,17 +102,31 @@ def copy(g: Game, source: DeckSource | None) -> Game:
     """A copy of ``g`` as ``from_dict(to_dict())`` makes it, with ``source``, built in a fifth of
     the time: the deck and the deal's events are shared, not rebuilt (every move a network host
     makes is first tried on such a copy, see :meth:`core.Game.chance_for`)."""
+    if g._slots is not None:  # a sealed table's cards change in place as faces are learnt: its own
+        return load(type(g), save(g), source)
     return load(type(g), save(g, deal_events=False), source, like=g)
 
 
 def problems(g: Game) -> list[str]:
     """:meth:`core.Game.inconsistencies`."""
     out: list[str] = []
-    places = Counter(c.id for c in g.all_cards())
-    if len(places) != len(g.cards) or max(places.values(), default=1) > 1:
+    live = g.all_cards()
+    places = Counter(c.id for c in live)
+    s = g._slots
+    if s is None and (len(places) != len(g.cards) or max(places.values(), default=1) > 1):
         twice = sorted(i for i, k in places.items() if k > 1)
         missing = sorted(set(range(len(g.cards))) - set(places))
         out.append(f"every card must lie in exactly one place (twice: {twice}, nowhere: {missing})")
+    if s is not None:
+        twice = sorted(i for i, k in places.items() if k > 1)
+        if twice or len(places) != len(s.deck):
+            out.append(f"every card must lie in exactly one place ({len(places)} cards in play of "
+                       f"{len(s.deck)}; twice: {twice})")
+        if any(g.cards[c.id] is not c for c in live):
+            out.append("a card in play is not the game's own card of its id")
+        deck, known = Counter(s.deck), sealing.live_faces(g)
+        if known - deck:
+            out.append(f"cards in play that the deck does not have: {dict(known - deck)}")
     n = g.num_players
     if not 0 <= g.current < n:
         out.append(f"current {g.current} is not a seat")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..actions import CHALLENGE, DRAW, PASS, UNO, Action
+from ..actions import CHALLENGE, DRAW, GUILTY, INNOCENT, PASS, UNO, Action
 from ..cards import COLORS, Card
 from ..events import Event, register_words
 from ..game import Game, Option
@@ -24,6 +24,7 @@ class ClassicGame(Game):
     """Classic UNO for 2 to 10 players, 7 cards each, first to ``target_score``."""
 
     variant = "classic"
+    sealable = True
     min_players = 2
     max_players = 10
     hand_size = 7
@@ -43,6 +44,7 @@ class ClassicGame(Game):
     """What each draw card makes the next player draw."""
     CHALLENGEABLE: frozenset[str] = frozenset({"W+4"})
     """Draw cards whose legality depends on the hand, so they can be challenged."""
+    AUTOMATIC = frozenset({"drawn", "rule"})
 
     @classmethod
     def build_deck(cls, num_players: int, options: dict[str, Any]) -> list[tuple[str | None, str]]:
@@ -120,12 +122,21 @@ class ClassicGame(Game):
         return None
 
     def _is_bluff(self, p: int, card: Card) -> bool:
-        """Playing ``card`` now breaks its condition (a Wild Draw Four with the colour in play)."""
-        return card.rank == "W+4" and any(c.color == self.color for c in self.hands[p] if c is not card)
+        """Playing ``card`` now breaks its condition (a Wild Draw Four with the colour in play
+        in the hand; a hidden card is a blank, so "I hold none" is a claim)."""
+        if card.rank != "W+4":
+            return False
+        color, i = self.color, card.id
+        if self._slots is None:
+            return any(c.color == color for c in self.hands[p] if c is not card)
+        return self._has_card([c for c in self.hands[p] if c.id != i], lambda c: c.color == color)
 
     # -- legal actions ---------------------------------------------------------------
     def _plays(self, p: int, cards: list[Card], on_stack: bool = False) -> list[Action]:
-        """Legal plays of ``cards`` from ``p``'s hand on the current top."""
+        """Legal plays of ``cards`` from ``p``'s hand on the current top (only cards whose faces
+        are known: a card is shown as it is played)."""
+        if self._slots is not None:
+            cards = self._slots.seen(cards)
         out: list[Action] = []
         color, rank, acts = self.color, self.discard[-1].rank, self._play_acts
         # Rule switches read once: this loop is the engine's hottest.
@@ -159,11 +170,13 @@ class ClassicGame(Game):
         hand = self.hands[p]
         if phase == "play":
             acts = self._plays(p, hand)
-            if acts and len(hand) == 2 and not self.declared[p]:
+            if len(hand) == 2 and not self.declared[p] and (acts or self._could_hide(hand)):
                 acts.append(UNO)
             acts.append(DRAW if self.draw_pile or self._can_draw() else PASS)  # the pile first: no call
             return acts
         if phase == "drawn":
+            if self._slots is not None:
+                return self._drawn_actions(p, hand)
             acts = self._plays(p, [c for c in hand if c.id == self.drawn])
             if len(hand) == 2 and not self.declared[p]:
                 acts.append(UNO)
@@ -172,7 +185,7 @@ class ClassicGame(Game):
             return acts
         if phase == "stack":
             acts = self._plays(p, hand, on_stack=True)
-            if acts and len(hand) == 2 and not self.declared[p]:
+            if len(hand) == 2 and not self.declared[p] and (acts or self._could_hide(hand)):
                 acts.append(UNO)  # call before stacking your second-to-last card, as in "play"
             if self.pending.get("challengeable"):
                 acts.append(CHALLENGE)
@@ -180,7 +193,53 @@ class ClassicGame(Game):
             return acts
         if phase == "challenge":
             return [CHALLENGE, DRAW]
+        if phase == "rule":
+            return self._rulings()
         return []
+
+    def _drawn_actions(self, p: int, hand: list[Card]) -> list[Action]:
+        """A sealed game, after drawing a card: play it, keep it (``pass``) or, drawing until a
+        playable card comes, draw on. Only the drawer sees the card, so keeping or drawing on is
+        its claim. (A full-information game draws on and keeps an unplayable card by itself.)"""
+        card = self.cards[self.drawn]  # type: ignore[index]
+        acts = self._plays(p, [card])
+        if len(hand) == 2 and not self.declared[p] and (acts or self._could_hide([card])):
+            acts.append(UNO)
+
+        def playable(c: Card) -> bool:
+            return self._may_play_drawn(p, c)
+
+        unplayable = not self._has_card([card], playable)
+        until = self.draws_until_playable
+        more = until and bool(self.draw_pile or self._can_draw())
+        if more and unplayable:
+            acts.append(DRAW)  # not playable: draw on
+        # Keeping it: with force play, only a card that cannot be played (and, drawing until one
+        # can, only once the piles are out); drawing until playable, only a playable card.
+        if self.forced_play:
+            keep = unplayable and not more
+        else:
+            keep = not more or self._may_have([card], playable)
+        if keep:
+            acts.append(PASS)
+        return acts
+
+    def _rulings(self) -> list[Action]:
+        """The challenger saw the challenged hand: it rules the Wild Draw Four guilty (the hand
+        held a card of the colour in play) or innocent. Only the two saw it, so the ruling is the
+        challenger's claim (and the challenged may dispute it at the round's audit)."""
+        pending = self.pending
+        assert pending is not None
+        shown = [self.cards[i] for i in pending["hand"]]
+        color = pending["color_before"]
+
+        def of_color(c: Card) -> bool:
+            return c.color == color
+
+        acts = [GUILTY] if self._may_have(shown, of_color) else []
+        if not self._has_card(shown, of_color):
+            acts.append(INNOCENT)
+        return acts
 
     def _has_out_of_turn(self) -> bool:
         return self.jump_ins and self.phase in ("play", "drawn", "stack") and self.discard[-1].color is not None
@@ -190,7 +249,7 @@ class ClassicGame(Game):
         if self.out[p]:
             return []
         top = self.discard[-1]
-        same = [c for c in self.hands[p] if c.color == top.color and c.rank == top.rank]
+        same = [c for c in self._seen(self.hands[p]) if c.color == top.color and c.rank == top.rank]
         if not same:
             return []
         return self._plays(p, same[:1], on_stack=self.phase == "stack") if self.phase == "stack" \
@@ -202,6 +261,9 @@ class ClassicGame(Game):
         if self.phase == "challenge":
             by = self.names[pending["by"]] if "by" in pending else "the last player"
             return f"answer {by}'s Wild Draw Four first: challenge it (c) or draw the 4 cards (d)"
+        if self.phase == "rule":
+            return (f"rule on the hand {self.names[pending['by']]} showed you: guilty if it held a "
+                    f"{pending['color_before']} card, innocent if not")
         if self.phase == "stack" and kind == "play":
             card = self._hand_card(p, action.card)
             if card is None:
@@ -231,15 +293,23 @@ class ClassicGame(Game):
                 return f"with no bluffing you may play {card.name} only without a {self.color} card"
             return f"{card} does not match {self.top} (colour in play: {self.color})"
         if kind == "draw" and self.phase == "drawn":
+            if self.draws_until_playable and self._slots is not None:
+                return "the card you drew can be played: play it or keep it (p)"
             return "you have already drawn this turn: play the drawn card or keep it (p)"
         if kind == "draw":
             return "there is nothing left to draw; pass instead"
         if kind == "pass" and self.phase == "drawn":
-            return "the card you drew can be played, and it must be (force play)"
+            if self._slots is not None and self.forced_play and not self._has_card([self.cards[self.drawn]], lambda c: self._may_play_drawn(p, c)):
+                return "the card you drew cannot be played: draw on until one can (d)"
+            if self.forced_play or self._slots is None:
+                return "the card you drew can be played, and it must be (force play)"
+            return "the card you drew cannot be played: draw on until one can (d)"
         if kind == "pass":
             return "you can pass only after drawing a playable card, or when nothing is left to draw"
         if kind == "challenge":
             return "you can challenge only a Wild Draw Four played on you, right away"
+        if kind in ("guilty", "innocent"):
+            return "only a challenger who has seen the challenged hand rules on it"
         return f"{kind!r} is not a move in {self.variant}"
 
     def _explain(self, p: int, action: Action) -> str:
@@ -268,6 +338,8 @@ class ClassicGame(Game):
             self._end_turn(p)
         elif kind == "challenge":
             self._challenge(p, events)
+        elif kind in ("guilty", "innocent"):
+            self._rule(p, kind == "guilty", events)
         else:
             self._do_more(p, action, events)
 
@@ -286,6 +358,9 @@ class ClassicGame(Game):
         self.current = self._next(p, 1 + skip)
 
     def _turn_draw(self, p: int, events: list[Event]) -> None:
+        if self._slots is not None:
+            self._sealed_turn_draw(p, events)
+            return
         got: list[Card] = []
         while True:
             c = self._draw_one(events)
@@ -310,6 +385,22 @@ class ClassicGame(Game):
         """Whether ``p``, having drawn ``drawn`` cards this time, draws no more (No Mercy's Mercy rule)."""
         return False
 
+    def _sealed_turn_draw(self, p: int, events: list[Event]) -> None:
+        """A sealed game: ``p`` draws one card on their turn (or draws on, drawing until a playable
+        card comes); then they decide what to do with it, seeing it (phase ``drawn``). Nobody else
+        can tell whether it is playable, so the engine cannot decide for them."""
+        c = self._draw_one(events)
+        if c is None:
+            events.append(Event("empty", player=p))
+            self._end_turn(p)
+            return
+        self._give(p, [c], "turn", events)
+        if self.phase == "over" or self.out[p]:
+            self._end_turn(p)
+            return
+        self.phase = "drawn"
+        self.drawn = c.id
+
     def _may_play_drawn(self, p: int, card: Card) -> bool:
         """Whether ``card``, just drawn by ``p`` (not yet in the hand), may be played: it matches,
         and with ``no_bluff`` a Wild Draw Four must be honest (draw-until-playable goes past it)."""
@@ -320,7 +411,7 @@ class ClassicGame(Game):
     def _play(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
         on_stack = self.phase == "stack"
         before = self.color
-        bluff = self._is_bluff(p, card)
+        bluff = self._is_bluff(p, card) if self._slots is None else False
         self._discard_from_hand(p, card)
         self.color = action.color if self.names_color(card) else card.color
         self.drawn = None
@@ -350,7 +441,7 @@ class ClassicGame(Game):
         return self._next(p)
 
     def _effect(self, p: int, card: Card, action: Action, events: list[Event], *,
-                on_stack: bool, before: str | None, bluff: bool) -> None:
+                on_stack: bool, before: str | None, bluff: bool = False) -> None:
         """Carry out ``card``'s effect after ``p`` played it (and still holds cards)."""
         rank = card.rank
         if self.draw_value(card):
@@ -404,7 +495,7 @@ class ClassicGame(Game):
 
     # -- draw penalties, stacking and challenges -------------------------------------------
     def _draw_card(self, p: int, card: Card, events: list[Event], *, on_stack: bool,
-                   before: str | None, bluff: bool) -> None:
+                   before: str | None, bluff: bool = False) -> None:
         """A draw card: the penalty waits for an answer (a stack, a challenge) or lands at once."""
         total = self.draw_value(card) + (self.pending["total"] if on_stack and self.pending else 0)
         victim = self._penalty_victim(p, card)
@@ -419,7 +510,10 @@ class ClassicGame(Game):
         self.pending = {"kind": "draw", "total": total, "last": self.draw_value(card), "rank": card.rank,
                         "by": p, "victim": victim, "challengeable": challengeable}
         if challengeable:
-            self.pending.update(color_before=before, bluff=bluff)
+            if self._slots is None:
+                self.pending.update(color_before=before, bluff=bluff)
+            else:  # the hand it was played from: a challenger is shown it and rules on it
+                self.pending.update(color_before=before, hand=[c.id for c in self.hands[p]])
         self.phase = "stack" if can_stack else "challenge"
         self.current = victim
 
@@ -443,15 +537,31 @@ class ClassicGame(Game):
         self._end_turn_to(p)
 
     def _challenge(self, p: int, events: list[Event]) -> None:
+        """``p`` challenges: the challenged player shows its hand to ``p`` alone. A full-information
+        game rules at once; in a sealed game ``p`` rules on the hand it was shown (phase ``rule``)."""
+        pending = self.pending
+        assert pending is not None
+        if self._slots is None:
+            by = pending["by"]
+            shown = Event("show_hand", player=by, target=p, cards=tuple(self.hands[by]),
+                          count=len(self.hands[by]), visible_to=(p, by))
+            self._rule(p, pending["bluff"], events, shown)
+            return
+        shown = tuple(self.cards[i] for i in pending["hand"])
+        events.append(Event("show_hand", player=pending["by"], target=p, cards=shown, count=len(shown),
+                            visible_to=(p, pending["by"])))
+        self.phase = "rule"
+
+    def _rule(self, p: int, guilty: bool, events: list[Event], shown: Event | None = None) -> None:
+        """The challenge is ruled ``guilty`` or not (``shown``: the hand shown with the ruling, in a
+        full-information game; a sealed game showed it before)."""
         pending = self.pending
         assert pending is not None
         by, total = pending["by"], pending["total"]
         self.pending = None
-        guilty = pending["bluff"]
         events.append(Event("challenge", player=p, target=by, reason="guilty" if guilty else "innocent"))
-        # The challenged player shows their hand to the challenger alone.
-        events.append(Event("show_hand", player=by, target=p, cards=tuple(self.hands[by]),
-                            count=len(self.hands[by]), visible_to=(p, by)))
+        if shown is not None:
+            events.append(shown)
         if guilty:
             # The bluffer takes the penalty they passed on; the challenger plays as usual.
             self._draw(by, total, "guilty", events)
@@ -469,16 +579,40 @@ class ClassicGame(Game):
             out.append("the discard pile is empty")
         if not self.over and self.color not in COLORS and self.phase != "choose":  # a Roulette names it
             out.append(f"the colour in play {self.color!r} is not a suit")
-        if self.phase in ("stack", "challenge", "choose") and (self.pending is None
-                                                               or self.pending.get("victim") != self.current):
+        if self.phase in ("stack", "challenge", "choose", "rule", "discard") and (self.pending is None
+                                                                       or self.pending.get("victim") != self.current):
             out.append(f"phase {self.phase} waits for an answer that is not pending on the current player")
         return out
 
     def _public_pending(self) -> dict[str, Any] | None:
         if self.pending is None:
             return None
-        # Whether it was a bluff is the hidden part.
-        return {k: v for k, v in self.pending.items() if k != "bluff"}
+        # Whether it was a bluff (a sealed game: the hand it was played from) is the hidden part.
+        return {k: v for k, v in self.pending.items() if k not in ("bluff", "hand")}
+
+    # -- claims (a sealed table) -----------------------------------------------------------
+    def _claim_cards(self, p: int) -> list[Card]:
+        if self.phase == "rule" and self.pending is not None:
+            return [self.cards[i] for i in self.pending["hand"]]
+        return super()._claim_cards(p)
+
+    def _claim_words(self, p: int, action: Action) -> str:
+        kind = action.kind
+        pending = self.pending or {}
+        if kind in ("guilty", "innocent"):
+            held = "held" if kind == "guilty" else "held no"
+            return f"{self.names[pending['by']]}'s hand {held} {pending['color_before']} card"
+        if self.phase == "drawn" and kind == "draw":
+            return "the card drawn cannot be played"
+        if self.phase == "drawn" and kind == "pass":
+            if self.forced_play:
+                return "the card drawn cannot be played"
+            return "the card drawn can be played"
+        if kind == "uno":
+            return "holds a card to play"
+        if kind == "play" and self.cards[action.card].rank in self.CHALLENGEABLE:
+            return f"holds no {self.color} card"
+        return super()._claim_words(p, action)
 
 
 register_words("classic", {

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..actions import Action
+from ..actions import PASS, Action
 from ..cards import COLORS, Card
-from ..events import COMMON_WORDS, Event, register_words
+from ..events import COMMON_WORDS, Event, _cards, register_words
 from ..game import Option
 from ..registry import register
 from .classic import ClassicGame
@@ -39,6 +39,7 @@ class NoMercyGame(ClassicGame):
     }
     DRAW_VALUES = {"+2": 2, "+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
     CHALLENGEABLE = frozenset()
+    AUTOMATIC = frozenset({"drawn", "discard"})
 
     @classmethod
     def build_deck(cls, num_players: int, options: dict[str, Any]) -> list[tuple[str | None, str]]:
@@ -112,24 +113,82 @@ class NoMercyGame(ClassicGame):
     def _turn_actions(self, p: int) -> list[Action]:
         if self.phase == "choose":
             return list(_CHOOSE)
+        if self.phase == "discard":
+            return self._discards(p)
         return super()._turn_actions(p)
+
+    def _discards(self, p: int) -> list[Action]:
+        """A sealed game's Discard All: the player's cards of its colour go under it, one at a
+        time, each shown as it goes; it stops (``pass``) when it holds no more, which only it can
+        see: "that was the last" is its claim."""
+        color = self.pending["color"]  # type: ignore[index]
+
+        def of_color(c: Card) -> bool:
+            return c.color == color
+
+        hand = self.hands[p]
+        acts = [Action("discard", c.id) for c in self._distinct(self._seen(hand)) if c.color == color]
+        if not self._has_card(hand, of_color):
+            acts.append(PASS)
+        return acts
 
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase == "choose":
             return "name a colour for the Color Roulette first (r, y, g or b)"
+        if self.phase == "discard":
+            color = self.pending["color"]  # type: ignore[index]
+            return f"Discard All: discard your {color} cards one by one, then stop (p) when you hold none"
         if action.kind == "choose":
             return "you name a colour only when a Color Roulette is played on you"
         return super()._explain_turn(p, action)
+
+    def _claim_words(self, p: int, action: Action) -> str:
+        if self.phase == "discard":
+            color = self.pending["color"]  # type: ignore[index]
+            return f"holds no other {color} card"
+        return super()._claim_words(p, action)
 
     def _do_more(self, p: int, action: Action, events: list[Event]) -> None:
         if action.kind == "choose":
             self._roulette(p, action.color, events)
             return
+        if self.phase == "discard":
+            self._discard_one(p, action, events)
+            return
         super()._do_more(p, action, events)
 
+    def _discard_one(self, p: int, action: Action, events: list[Event]) -> None:
+        hand = self.hands[p]
+        if action.kind == "discard":
+            card = self.cards[action.card]
+            hand.remove(card)
+            self._open([card])  # laid face up: its holder shows it with the move
+            self.discard.insert(len(self.discard) - 1, card)  # under the Discard All
+            events.append(Event("discard_all", player=p, cards=(card,), count=1, color=card.color, reason="one"))
+            if hand:
+                return
+        self.pending = None
+        if len(hand) == 1 and not self.declared[p]:
+            self.exposed = p
+        if not hand:
+            self._going_out(p, self.top, False, events)
+        else:
+            self._end_turn(p)
+
     # -- cards --------------------------------------------------------------------------
+    def _discard_all(self, p: int, card: Card, action: Action, events: list[Event]) -> None:
+        if self._slots is None:  # a full-information game discarded them before the effect
+            self._end_turn(p)
+            return
+        # A sealed game: every other card of its colour goes under it, one by one (phase
+        # "discard"): only the player sees its hand, so "that was the last" is its claim.
+        self.pending = {"kind": "discard_all", "color": card.color, "by": p, "victim": p}
+        self.phase = "discard"
+        if self.exposed == p:
+            self.exposed = None  # a single card left is called for once the discards are done
+
     def _before_effect(self, p: int, card: Card, events: list[Event]) -> None:
-        if card.rank == "DA":
+        if card.rank == "DA" and self._slots is None:
             # Discard All: every card of its colour goes under it.
             hand = self.hands[p]
             gone = [c for c in hand if c.color == card.color]
@@ -170,6 +229,7 @@ class NoMercyGame(ClassicGame):
             c = self._draw_one(events)
             if c is None:
                 break
+            c = self._open([c])[0]  # turned face up, one at a time
             turned.append(c)
             if c.color == color:
                 break
@@ -202,6 +262,7 @@ class NoMercyGame(ClassicGame):
     EFFECTS: dict[str, Callable[..., None]] = {
         # 7 and 0 too: the dict holds functions, so classic's entries would bypass the overrides above.
         **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card, "7": _seven, "0": _zero,
+        "DA": _discard_all,
     }
 
 
@@ -211,10 +272,16 @@ def _return(e: Event, who: str, tgt: str) -> str:
     return f"{e.cards[0].name} cannot start the round; it is set aside."
 
 
+def _discard_all_words(e: Event, who: str, tgt: str) -> str:
+    if e.reason == "one":  # a sealed game: one card at a time
+        return f"{who} discards {_cards(e)} under the Discard All."
+    return f"{who} discards every {e.color} card too: {_cards(e)}."
+
+
 register_words("nomercy", {
     "return": _return,
     "skip_all": "{who} skips everyone and plays again.",
-    "discard_all": "{who} discards every {color} card too: {cards}.",
+    "discard_all": _discard_all_words,
     "knockout": "{who} holds {n} cards and is knocked out (Mercy)!",
     "choose": "{who} names {color} for the Color Roulette.",
 }, {"roulette": " turned up by the Color Roulette"}, like="classic", plain=True)

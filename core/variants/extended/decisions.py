@@ -32,7 +32,7 @@ STEPS: Steps[ExtendedGame] = Steps()
 def counters(g: ExtendedGame, p: int, e: dict[str, Any], *, aoe: bool = False) -> list[Action]:
     if g._has(p, "weak"):
         return []
-    return [play_action(c.id) for c in g.hands[p]
+    return [play_action(c.id) for c in g._seen(g.hands[p])
             if c.rank in fx.COUNTER_TIER and c.id != g.turn["forbid"] and fx.can_counter(c.rank, e, aoe=aoe)]
 
 
@@ -52,8 +52,8 @@ def can_stack_transfer(g: ExtendedGame, p: int, card: Card) -> bool:
 
 def discardable(g: ExtendedGame, p: int) -> list[Card]:
     if g.ctx and g.ctx.get("filter") == "function":
-        return [c for c in g.hands[p] if not c.is_number]
-    return list(g.hands[p])
+        return [c for c in g._seen(g.hands[p]) if not c.is_number]
+    return list(g._seen(g.hands[p]))
 
 
 def judge_actions(g: ExtendedGame, p: int) -> list[Action]:
@@ -63,7 +63,7 @@ def judge_actions(g: ExtendedGame, p: int) -> list[Action]:
         acts.append(REFUSE)
     if not g._has(p, "weak"):
         forbid = g.turn["forbid"]
-        for c in g.hands[p]:
+        for c in g._seen(g.hands[p]):
             if c.id == forbid:
                 continue
             if e["kind"] == "draw" and fx.DRAW_VALUE.get(c.rank, 0) >= e["max"]:
@@ -76,10 +76,11 @@ def judge_actions(g: ExtendedGame, p: int) -> list[Action]:
 
 def main_actions(g: ExtendedGame, p: int) -> list[Action]:
     t = g.turn
-    hand = g.hands[p]
+    hand = g._seen(g.hands[p])
     forbid = t["forbid"]
     acts: list[Action] = []
-    if not t["played"] or t["extra"] > 0:
+    may_play = not t["played"] or t["extra"] > 0
+    if may_play:
         camo = any(c.rank == "WCAMO" for c in hand)
         for c in hand:
             if c.id == forbid or c.rank == "WCAMO":
@@ -92,15 +93,16 @@ def main_actions(g: ExtendedGame, p: int) -> list[Action]:
                         acts += card_acts(g, p, c, "camo", col)
     if t["drew"] is None and not t["played"] and g._room(p) and g._can_draw():
         acts.append(DRAW)
-    if t["drew"] is not None or t["played"] or not acts:
-        acts.append(PASS)  # end the turn (or: nothing can be drawn or played)
+    if t["drew"] is not None or t["played"] or not acts and not (may_play and g._strict_hidden(g.hands[p])):
+        acts.append(PASS)  # end the turn (or: nothing can be drawn or played, a sealed game's claim)
     return acts
 
 
 def aoe_actions(g: ExtendedGame, p: int) -> list[Action]:
     ctx = g.ctx
     assert ctx is not None
-    hand = g.hands[p]
+    hand = g._seen(g.hands[p])
+    hidden = g._strict_hidden(g.hands[p])
     acts: list[Action] = []
     if g.phase == "grenade":
         want = ctx["color"]
@@ -110,14 +112,14 @@ def aoe_actions(g: ExtendedGame, p: int) -> list[Action]:
                 acts += [Action("play", c.id, col) for col in COLORS]
             elif camo and c.color is not None:
                 acts += [Action("camo", c.id, col) for col in COLORS]
-        if not acts:
-            acts.append(EXPLODE)
+        if not acts and not hidden:
+            acts.append(EXPLODE)  # a sealed game: "none of that colour" is the claim
     elif g.phase == "c4":
         acts = [play_action(c.id) for c in hand if c.is_number] + [EXPLODE]
     else:  # argue
         acts = [play_action(c.id) for c in hand if c.is_number and int(c.rank) >= ctx["x"]]
-        if not acts:
-            acts.append(REFUSE)
+        if not acts and not hidden:
+            acts.append(REFUSE)  # a sealed game: "none high enough" is the claim
     if p != ctx["by"]:
         acts += counters(g, p, {"kind": g.phase, "tier": fx.TIER[g.phase], "trail": []}, aoe=True)
     return acts
@@ -233,7 +235,7 @@ class Main(Step["ExtendedGame"]):
             return
         card = g.cards[action.card]
         if action.kind == "camo":
-            camo = next(c for c in g.hands[p] if c.rank == "WCAMO")
+            camo = next(c for c in g._seen(g.hands[p]) if c.rank == "WCAMO")
             plays.play(g, p, card, action, events, camo=camo)
         else:
             plays.play(g, p, card, action, events)
@@ -273,7 +275,7 @@ class React(Step["ExtendedGame"]):
                 g._hand_shrunk(q, before, events)
         elif kind == "clip":
             mine = sorted(g.hands[p], key=lambda c: c.id)
-            taken = g._shuffled(mine)[:2] if len(mine) > 2 else mine
+            taken = g._pick(mine, 2) if len(mine) > 2 else mine
             before = len(g.hands[p])
             for c in taken:
                 g.hands[p].remove(c)
@@ -350,15 +352,23 @@ class Discard(Step["ExtendedGame"]):
     hint = "choose a card to discard"
 
     def legal(self, g: ExtendedGame, p: int, s: StepState) -> list[Action]:
-        return [Action("discard", c.id) for c in discardable(g, p)]
+        acts = [Action("discard", c.id) for c in discardable(g, p)]
+        if g.sealed and s.get("filter") == "function" and not g._has_card(g.hands[p], lambda c: not c.is_number):
+            acts.append(PASS)  # a sealed game: "I hold no more function cards" is the claim
+        return acts
 
     def resolve(self, g: ExtendedGame, p: int, action: Action, s: StepState, events: list[Event]) -> None:
+        if action.kind == "pass":
+            events.append(Event("pass", player=p, reason="none"))
+            g._resume(events)
+            return
         c = g.cards[action.card]
         g._take(p, [c], events)
+        c = g._open([c])[0]  # discarded face up
         g.discard.append(c)
         events.append(Event("discard", player=p, cards=(c,), count=1))
         g.ctx["left"] -= 1
-        if g.ctx["left"] == 0 or not discardable(g, p):
+        if g.ctx["left"] == 0 or not discardable(g, p) and not g.sealed:
             g._resume(events)
 
 
@@ -370,10 +380,14 @@ class Keep(Step["ExtendedGame"]):
     hint = "choose the number card to keep"
 
     def legal(self, g: ExtendedGame, p: int, s: StepState) -> list[Action]:
-        return [Action("keep", c.id) for c in g.hands[p] if c.is_number]
+        hand = g.hands[p]
+        acts = [Action("keep", c.id) for c in hand if g._may_have([c], lambda c: c.is_number)]
+        if g.sealed and not g._has_card(hand, lambda c: c.is_number):
+            acts.append(Action("keep"))  # a sealed game: no number card, all discarded face up
+        return acts
 
     def resolve(self, g: ExtendedGame, p: int, action: Action, s: StepState, events: list[Event]) -> None:
-        plays.keep_only(g, p, g.cards[action.card], events)
+        plays.keep_only(g, p, None if action.card is None else g.cards[action.card], events)
         g._resume(events)
 
 
@@ -408,7 +422,7 @@ class Chain(Step["ExtendedGame"]):
         card = g.cards[action.card]
         before = len(g.hands[p])
         if action.kind == "camo":
-            camo = next(c for c in g.hands[p] if c.rank == "WCAMO")
+            camo = next(c for c in g._seen(g.hands[p]) if c.rank == "WCAMO")
             g._lay(p, [camo, card], events, as_color=ctx["color"])
             laid: tuple[Card, ...] = (camo, card)
         else:

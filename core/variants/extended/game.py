@@ -37,6 +37,7 @@ class ExtendedGame(Game):
     """UNO 扩展规则 5.2.3 for 2 to 10 players; every player who goes out scores."""
 
     variant = "extended"
+    sealable = True
     min_players = 2
     max_players = 10
     asks_others = True
@@ -212,7 +213,8 @@ class ExtendedGame(Game):
         (only 改色 and +4 among black cards do, naming ``color``)."""
         for c in cards:
             self.hands[p].remove(c)
-            self.discard.append(c)
+        cards = self._open(cards)  # laid face up: its holder shows them with the move
+        self.discard.extend(cards)
         c = cards[-1]
         if c.color is not None:
             self.last, self.color = c.id, as_color or c.color
@@ -398,6 +400,7 @@ class ExtendedGame(Game):
             self._begin_turn(self._next(p), events)
 
     def _round_over(self, events: list[Event]) -> None:
+        self._open_hands()  # the hands left are shown
         self.phase = "over"
         self.ctx = None
         self.exposed = None
@@ -489,6 +492,9 @@ class ExtendedGame(Game):
         for q, info in enumerate(obs["players"]):
             info["finished"] = q in self.finished
             info["room"] = self._room(q)
+
+    def _face_down(self) -> list[Card]:
+        return super()._face_down() + self.riders()
 
     def riders(self) -> list[Card]:
         """The cards riding face down on transfers: nobody sees them until someone accepts."""

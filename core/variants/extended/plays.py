@@ -80,7 +80,7 @@ def counter(g: ExtendedGame, p: int, card: Card, e: dict[str, Any], events: list
 
 def cancel(g: ExtendedGame, e: dict[str, Any], events: list[Event]) -> None:
     """An effect ends unresolved: cards riding on it were played with it, face up now."""
-    gone = [g.cards[i] for i in fx.attached(e)]
+    gone = g._open([g.cards[i] for i in fx.attached(e)])  # face up now
     if gone:
         g.discard.extend(gone)
         events.append(Event("reveal", cards=tuple(gone), count=len(gone)))
@@ -89,6 +89,7 @@ def cancel(g: ExtendedGame, e: dict[str, Any], events: list[Event]) -> None:
 def withdraw(g: ExtendedGame, p: int, card: Card, e: dict[str, Any], events: list[Event]) -> None:
     """后悔药 as a counter: the latest move of ``e`` is taken back and its player plays again."""
     g._take(p, [card], events)
+    card = g._open([card])[0]  # played face up
     g.discard.append(card)  # it becomes last only if the undone move cannot restore last
     in_window = g.ctx is not None
     if not in_window:
@@ -283,6 +284,7 @@ def turn_up(g: ExtendedGame, wanted: Callable[[Card], bool], who: int | None, wh
             return None
         c = g._draw_one(events)
         assert c is not None  # the pile or the reshuffle pool holds a card
+        c = g._open([c])[0]  # turned face up
         g.discard.append(c)
         shown.add(c.id)
         events.append(Event("flip", player=who, cards=(c,), color=c.color, reason=why))
@@ -303,11 +305,18 @@ def duel_result(g: ExtendedGame, a: int, b: int, winner: int | None, events: lis
 
 def shed_choice(g: ExtendedGame, p: int, n: int, filt: str, events: list[Event]) -> bool:
     """``p`` discards ``n`` cards (of any kind, or function cards); True if they must choose."""
+    if g.sealed and filt != "any" and g.hands[p]:
+        # Only the player sees which are function cards: it discards them one by one, each shown,
+        # and says when it holds no more (a claim).
+        g.ctx = {"op": "discard", "who": p, "left": n, "filter": filt}
+        g.phase = "discard"
+        return True
     pool = [c for c in g.hands[p] if filt == "any" or not c.is_number]
     if len(pool) <= n:
         if pool:
             before = len(g.hands[p])
             g._take(p, pool, events, hand_before=before)
+            pool = g._open(pool)
             g.discard.extend(pool)
             events.append(Event("discard", player=p, cards=tuple(pool), count=len(pool)))
         return False
@@ -317,6 +326,10 @@ def shed_choice(g: ExtendedGame, p: int, n: int, filt: str, events: list[Event])
 
 
 def chosen(g: ExtendedGame, p: int, events: list[Event]) -> bool:
+    if g.sealed and g.hands[p]:  # only the player sees its number cards: it says which it keeps
+        g.ctx = {"op": "keep", "who": p}
+        g.phase = "keep"
+        return True
     numbers = [c for c in g.hands[p] if c.is_number]
     if len(numbers) > 1:
         g.ctx = {"op": "keep", "who": p}
@@ -330,6 +343,7 @@ def keep_only(g: ExtendedGame, p: int, keep: Card | None, events: list[Event]) -
     gone = [c for c in g.hands[p] if keep is None or c.id != keep.id]
     if gone:
         g._take(p, gone, events)
+        gone = g._open(gone)  # discarded face up
         g.discard.extend(gone)
     # The kept card stays in the hand: only its owner sees which one (the rest are on the pile).
     events.append(Event("keep", player=p, cards=(keep,) if keep else (), count=len(gone), visible_to=(p,)))
@@ -358,7 +372,7 @@ def aoe_end(g: ExtendedGame, start: int, events: list[Event]) -> None:
 
 def reset(g: ExtendedGame, p: int, events: list[Event]) -> None:
     """重置: discard the whole hand, draw min{6, starting hand}."""
-    gone = list(g.hands[p])
+    gone = g._open(list(g.hands[p]))  # the whole hand, face up
     g.hands[p] = []
     g.discard.extend(gone)
     events.append(Event("reset", player=p, cards=tuple(gone), count=len(gone)))

@@ -35,6 +35,7 @@ class WildRawzGame(Game):
     """Wild Rawz for 3 or 4 players; the match lasts two turns of the start marker."""
 
     variant = "wildrawz"
+    sealable = True
     min_players = 3
     max_players = 4
     OPTIONS: dict = {}
@@ -84,7 +85,7 @@ class WildRawzGame(Game):
         # Turn up number cards for the draft; a Skip met on the way goes back on the pile.
         held: list[Card] = []
         while len(self.row) < ROW_SIZE[n]:
-            c = pile.pop()
+            c = self._open([pile.pop()])[0]  # turned face up
             (self.row if c.is_number else held).append(c)
         pile.extend(reversed(held))
         events.append(Event("row", cards=tuple(self.row), count=len(self.row)))
@@ -95,7 +96,7 @@ class WildRawzGame(Game):
         for p in range(n):
             events.append(Event("draw", player=p, cards=tuple(self.hands[p]), count=len(self.hands[p]),
                                 reason="deal", visible_to=(p,)))
-        self.aside = pile[::-1]
+        self.aside = self._open(pile[::-1])  # set aside face up
         events.append(Event("aside", cards=tuple(self.aside), count=len(self.aside)))
         self.phase = "draft"
         self.current = first
@@ -179,7 +180,7 @@ class WildRawzGame(Game):
         lead = self.lead_color
         if lead is None or card.color == lead:
             return True
-        return not any(c.color == lead for c in self.hands[self.current])
+        return not self._has_card(self.hands[self.current], lambda c: c.color == lead)
 
     def card_points(self, card: Card) -> int:
         return 0
@@ -191,11 +192,28 @@ class WildRawzGame(Game):
         if self.phase != "trick":
             return []
         lead = self.lead_color
-        follow = [c for c in hand if c.color == lead] if lead is not None else []
-        acts = [play_action(c.id) for c in (follow or hand)]
+        if self._slots is None:
+            follow = [c for c in hand if c.color == lead] if lead is not None else []
+            acts = [play_action(c.id) for c in (follow or hand)]
+            if self.trick and self.trick[0][0] != p and self.leaver is None:
+                acts += [Action("leave", c.id) for c in hand]
+            return acts
+        # A sealed game: only cards whose faces are known are played or laid (each is shown as it
+        # goes), and playing off the led colour is the claim "I hold none of it".
+        seen = self._seen(hand)
+        follow = [c for c in seen if c.color == lead] if lead is not None else []
+        if follow or lead is None or not self._has_card(hand, lambda c: c.color == lead):
+            acts = [play_action(c.id) for c in (follow or seen)]
+        else:
+            acts = []
         if self.trick and self.trick[0][0] != p and self.leaver is None:
-            acts += [Action("leave", c.id) for c in hand]
+            acts += [Action("leave", c.id) for c in seen]
         return acts
+
+    def _claim_words(self, p: int, action: Action) -> str:
+        if action.kind == "play" and self.lead_color is not None:
+            return f"holds no {self.lead_color} card"
+        return super()._claim_words(p, action)
 
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase == "draft":
@@ -233,6 +251,7 @@ class WildRawzGame(Game):
                 self.current = self._next(p)
             return
         self.hands[p].remove(card)
+        card = self._open([card])[0]  # played or laid face up
         if action.kind == "leave":
             self.leaver = (p, card)
             self.left[p].append(card)
