@@ -6,11 +6,19 @@ import asyncio
 import logging
 from typing import Any
 
+from core import Event
 from core.bots import make_bot
+
+from .thinking import bot_settings
 
 from .client import Client, NotConnected
 
 log = logging.getLogger("net.botclient")
+
+
+def obs_seat(client: Client) -> int | None:
+    obs = client.observation
+    return None if obs is None else obs.get("me")
 
 
 class BotClient:
@@ -22,8 +30,9 @@ class BotClient:
 
     def __init__(self, address: str | tuple[str, int], name: str = "Bot", level: str = "normal", *,
                  seed: int | str | None = None, delay: float = 0.0, password: str | None = None,
-                 **client_options: Any) -> None:
-        self.bot = make_bot(level, seed=seed if seed is not None else name)
+                 think: float | None = None, **client_options: Any) -> None:
+        settings = bot_settings(think) if level == "hard" else {}
+        self.bot = make_bot(level, seed=seed if seed is not None else name, **settings)
         self.delay = delay
         self.client = Client(address, name, password=password, **client_options)
         self.moves = 0
@@ -50,6 +59,9 @@ class BotClient:
                 kind = msg["type"]
                 if kind == "link":
                     self.links.append(msg["state"])
+                if kind == "update" and obs_seat(client) is not None:
+                    # What this seat was shown (the host already hid the rest); the hard bot remembers.
+                    self.bot.observe(obs_seat(client), [Event.from_dict(e) for e in msg.get("events", ())])
                 if kind == "end":
                     return 0
                 if kind == "link" and msg["state"] == "gave_up":
@@ -74,7 +86,10 @@ class BotClient:
                     await asyncio.sleep(self.delay)
                     if not client.messages.empty():
                         continue
-                action = self.bot.choose(obs)
+                if self.bot.level == "hard":  # a search takes a while: keep the link answering meanwhile
+                    action = await asyncio.to_thread(self.bot.choose, obs)
+                else:
+                    action = self.bot.choose(obs)
                 if action is None:
                     continue
                 if obs["version"] != last_sent:

@@ -115,6 +115,8 @@ def run_headless_host(
     grace: float = 30.0,
     bot_level: str = "normal",
     bot_delay: float = 0.5,
+    think: float | None = None,
+    think_processes: int = 1,
     seed: str | None = None,
     options: dict[str, Any] | None = None,
     mdns: bool = True,
@@ -137,12 +139,14 @@ def run_headless_host(
                                heartbeat=heartbeat, round_pause=round_pause, auto_start=True, auto_next=True)
             if rounds is not None:
                 host.config.rounds = rounds
+            host.config.bot_think, host.config.bot_processes = think, think_processes
             if port is None:
                 port = host.saved_port or DEFAULT_PORT
         else:
             host = Host(HostConfig(
                 variant=variant, seats=seats, bots=bots, name=name, password=password, options=options or {},
-                bot_level=bot_level, seed=seed, rounds=rounds, auto_start=True, auto_next=True,
+                bot_level=bot_level, bot_think=think, bot_processes=think_processes,
+                seed=seed, rounds=rounds, auto_start=True, auto_next=True,
                 round_pause=round_pause, bot_delay=bot_delay, turn_timer=turn_timer, grace=grace,
                 heartbeat=heartbeat, save_path=save_path))
     except ValueError as e:
@@ -204,11 +208,11 @@ def run_audit(path: str, out: TextIO | None = None) -> int:
 
 
 def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
-                   password: str | None = None) -> int:
+                   password: str | None = None, think: float | None = None) -> int:
     """``uno-tui bot ADDRESS``: a headless bot takes a seat and plays; 0 when the game ends."""
     try:
         parse_address(address)
-        bot = BotClient(address, name, level, password=password)
+        bot = BotClient(address, name, level, password=password, think=think)
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
@@ -227,8 +231,33 @@ def _host_options(args: argparse.Namespace) -> dict[str, Any]:
         "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
         "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
         "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
-        "round_pause": args.round_pause,
+        "round_pause": args.round_pause, "think": args.think, "think_processes": think_processes(),
     }
+
+
+def think_seconds(text: str) -> float:
+    """``--think SECONDS``: how long a ``hard`` bot thinks per decision (more than 0, at most 60)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 60 seconds, not {text}")
+    return value
+
+
+def think_processes() -> int:
+    """Processes a table's hard bots search in: the machine's cores (a pool of up to 4)."""
+    import os
+
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def _levels() -> str:
+    from core.bots import LEVELS, make_bot
+
+    make_bot("normal")  # loads every level
+    return ", ".join(sorted(LEVELS))
 
 
 def _missing_tui(what: str) -> int:
@@ -264,7 +293,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="a bot plays the turn of a person who takes longer")
     h.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                    help="how long an away player's seat waits before a bot plays it (default 30)")
-    h.add_argument("--bot-level", default="normal", help="level of the host's bots (easy, normal)")
+    h.add_argument("--bot-level", default="normal", help=f"level of the host's bots: {_levels()} (default normal)")
+    h.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                   help="how long a hard bot thinks per move (default 0.3)")
     h.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS", help="pause before a bot moves")
     h.add_argument("--seed", default=None, help="deck seed (default: fresh randomness)")
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
@@ -300,10 +331,12 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b = subparsers.add_parser("bot", help="a headless bot that takes a seat at ADDRESS and plays")
     b.add_argument("address", metavar="ADDRESS", help="host[:port]")
     b.add_argument("--name", default="Bot")
-    b.add_argument("--level", default="normal", help="easy or normal")
+    b.add_argument("--level", default="normal", help=f"how well it plays: {_levels()} (default normal)")
+    b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                   help="how long a hard bot thinks per move (default 0.3)")
     b.add_argument("--password", default=None, metavar="PW")
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
-                                                    password=args.password))
+                                                    password=args.password, think=args.think))
 
     a = subparsers.add_parser("audit", help="check a game transcript offline (exit 0: verified, 1: not)")
     a.add_argument("file", metavar="FILE", help="a transcript (.unotx) written by a player or the host")

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import core
 from core import Action, Event, IllegalAction
-from core.bots import Bot, make_bot
+from core.bots import Bot, make_bot, tell_bots
 
 from . import framing, messages, patch, secure
 from .dealer import Dealer, NeedEpoch
@@ -41,6 +41,7 @@ from .record import Record
 from .runtime import collect_when_idle
 from .save import Parts, SaveWriter, read_save
 from .seats import BOT_NAMES, HostConfig, Seat, unique_name
+from .thinking import bot_settings
 from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.host")
@@ -399,6 +400,7 @@ class Host:
         self.record.start_round(game.round)
         self._record_orders()
         self.phase = "playing"
+        tell_bots(self._bots, events)
         public = [e.view(None).to_dict() for e in events]
         if self.dealer is not None:
             self.dealer.record_step(game, None, None, False, None, events, None, public)
@@ -841,6 +843,7 @@ class Host:
         game, record = self.game, self.record
         assert game is not None and record is not None
         record.add(p, action, auto)
+        tell_bots(self._bots, events)
         public = [e.view(None).to_dict() for e in events]  # the events as everyone sees them
         if self.dealer is not None:
             self._record_orders()
@@ -928,7 +931,10 @@ class Host:
         bot = self._bots.get(p)
         if bot is None:
             seed = self.record.seed.hex() if self.record else ""
-            bot = self._bots[p] = make_bot(self.seats[p].level, seed=f"{seed}:{self.match}:{p}")
+            level = self.seats[p].level
+            settings = bot_settings(self.config.bot_think, processes=self.config.bot_processes) \
+                if level == "hard" else {}
+            bot = self._bots[p] = make_bot(level, seed=f"{seed}:{self.match}:{p}", **settings)
         return bot
 
     def _kick(self) -> None:
@@ -952,7 +958,16 @@ class Host:
                 for p in order:
                     if not self.seats[p].bot_plays:
                         continue
-                    action = self._bot(p).choose(game.observation(p))
+                    bot = self._bot(p)
+                    if bot.level == "hard":
+                        # A search takes a while: think off the loop, and drop the thought if the
+                        # table moved on meanwhile (the next pass decides again).
+                        version = game.version
+                        action = await asyncio.to_thread(bot.choose, game.observation(p))
+                        if self.game is not game or game.version != version or self.phase != "playing":
+                            break
+                    else:
+                        action = bot.choose(game.observation(p))
                     if action is None:
                         continue
                     auto = self.seats[p].kind != "bot"

@@ -26,6 +26,10 @@ class HostConfig:
     password: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     bot_level: str = "normal"
+    bot_think: float | None = None
+    """Seconds a ``hard`` bot thinks per decision (``None``: :data:`net.thinking.DEFAULT_THINK`)."""
+    bot_processes: int = 1
+    """Processes a ``hard`` bot's search runs in (2 or more: a pool started on its first move)."""
     seed: int | str | bytes | None = None
     rounds: int | None = None
     """Stop after this many rounds; ``None`` plays the whole match."""

@@ -14,7 +14,7 @@ from typing import Any, Protocol, Sequence
 
 import core
 from core import Action, Event
-from core.bots import make_bot
+from core.bots import make_bot, tell_bots
 
 Observation = dict[str, Any]
 
@@ -63,6 +63,8 @@ class TableConfig:
     seed: int | str | None = None
     name: str = "You"
     options: dict[str, Any] = field(default_factory=dict)
+    think: float | None = None
+    """Seconds a ``hard`` bot thinks per decision (``None``: the default, 0.3 s)."""
     setup: dict[str, Any] | None = None
     """A scripted first position (``core.new_game``'s ``setup``: hands, discard, current, ...);
     the next rounds and rematches are dealt as usual. For tests, screenshots and tutorials."""
@@ -90,8 +92,15 @@ class LocalSession:
         setup = cfg.setup if self._match == 0 else None
         self.game = core.new_game(cfg.variant, self.names, seed=seed, options=cfg.options, setup=setup)
         # A seeded table replays exactly, bots' choices included; an unseeded one does not.
-        self.bots = {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}")
+        settings: dict[str, Any] = {}
+        if cfg.bots == "hard":
+            from net.thinking import bot_settings  # the clock for the search (the core has none)
+
+            settings = bot_settings(cfg.think)
+        self.bots = {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}",
+                                 **settings)
                      for p in range(len(self.names)) if p != self.me}
+        self._tell(self.game.deal_events)
 
     # -- Session --------------------------------------------------------------
     def observation(self) -> Observation:
@@ -101,7 +110,7 @@ class LocalSession:
         return self._redact(self.game.deal_events)
 
     def send(self, action: Action) -> list[Event]:
-        return self._redact(self.game.apply(self.me, action))
+        return self._redact(self._tell(self.game.apply(self.me, action)))
 
     def bot_step(self) -> list[Event] | None:
         game = self.game
@@ -113,11 +122,11 @@ class LocalSession:
         for p in order:
             action = self.bots[p].choose(game.observation(p))
             if action is not None:
-                return self._redact(game.apply(p, action))
+                return self._redact(self._tell(game.apply(p, action)))
         return None
 
     def next_round(self) -> list[Event]:
-        return self._redact(self.game.next_round())
+        return self._redact(self._tell(self.game.next_round()))
 
     def rematch(self) -> list[Event]:
         self._match += 1
@@ -125,5 +134,10 @@ class LocalSession:
         return self.opening_events()
 
     # -- helpers ----------------------------------------------------------------
+    def _tell(self, events: list[Event]) -> list[Event]:
+        """Show every bot what its seat saw (the hard bots remember it)."""
+        tell_bots(self.bots, events)
+        return events
+
     def _redact(self, events: Sequence[Event]) -> list[Event]:
         return [e.view(self.me) for e in events]

@@ -30,6 +30,12 @@ def _points(card: dict[str, Any]) -> int:
 class NormalBot(Bot):
     bluff_rate = 0.0
     """How often it plays an illegal Wild Draw Four when it has another play."""
+    color_weight = 3.0
+    """Worth of each card held of the colour a play leaves in play."""
+    w4_bonus = 0.0
+    """Worth of an honest Wild Draw Four when the next player is not close to out."""
+    action_bonus = 0.0
+    """Worth of a Skip, Reverse or draw card beyond its points when the next player is not close to out."""
 
     def choose(self, obs: dict[str, Any]) -> Action | None:
         legal = self.legal(obs)
@@ -73,17 +79,20 @@ class NormalBot(Bot):
         in_play = obs["color"]
         holds_in_play = colors.get(in_play, 0) > 0
         stacking = obs["phase"] == "stack"
+        wild_color = None
 
         best: tuple[float, Action] | None = None
         for a in plays:
             card = hand[a.card]
             rank = card["rank"]
             if card["color"] is None:
-                if a.color is not None and a.color != self._wild_color(hand, a.card):
+                if wild_color is None:
+                    wild_color = self._wild_color(hand, a.card)
+                if a.color is not None and a.color != wild_color:
                     continue
                 score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else 30)
                 if rank == "W+4" and obs["variant"] == "classic":
-                    score += 10 if next_danger else 0
+                    score += 10 if next_danger else self.w4_bonus
                     if holds_in_play:  # an illegal Wild Draw Four invites a challenge
                         if self.rng.random() >= self.bluff_rate:
                             continue
@@ -93,11 +102,11 @@ class NormalBot(Bot):
             else:
                 score = _points(card)
                 if rank in _ACTION_RANKS:
-                    score += 15 if next_danger else 0
+                    score += 15 if next_danger else self.action_bonus
                 if rank == "DA":  # shed every card of the colour at once
                     score += sum(_points(c) + 10 for c in hand.values() if c["color"] == card["color"])
                 # Stay in a colour we hold a lot of.
-                score += 3 * colors.get(card["color"], 0)
+                score += self.color_weight * colors.get(card["color"], 0)
             if stacking:
                 # Pass the penalty on with the smallest card that does it; keep the big ones.
                 score = 100 - _DRAW_VALUE.get(rank, 0)
@@ -121,6 +130,7 @@ class NormalBot(Bot):
 
     @staticmethod
     def _wild_color(hand: dict[int, dict[str, Any]], playing: int) -> str:
+        """The colour to name: the one held most (then the one worth most)."""
         counts = Counter(c["color"] for i, c in hand.items() if i != playing and c["color"] is not None)
         if not counts:
             return COLORS[0]

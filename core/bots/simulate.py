@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..registry import variant_class
 from .base import make_bot
@@ -28,15 +28,25 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds else 0.0
 
 
+def tell(bots: Sequence[Any] | Mapping[int, Any], events: Sequence[Any]) -> None:
+    """Show each seat's bot (a list by seat, or a map seat -> bot) the events as that seat sees them."""
+    seated = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in seated:
+        if bot is not None:
+            bot.observe(seat, [e.view(seat) for e in events])
+
+
 def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
     """Play one round with ``bots[p]`` deciding for seat p; return the move count.
 
     Each step asks every player who may act, in seat order starting from the
     player whose turn it is, and applies the first action offered, so
-    out-of-turn calls race fairly with the turn.
+    out-of-turn calls race fairly with the turn. Every bot is shown the deal
+    and each move's events as its seat sees them.
     """
     moves = 0
     n = game.num_players
+    tell(bots, game.deal_events)
     while not game.over:
         if moves >= max_moves:
             raise RuntimeError(f"round did not end after {max_moves} moves")
@@ -47,7 +57,7 @@ def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
         for p in order[1:] + order[:1] if len(order) > 1 else order:
             action = bots[p].choose(game.observation(p))
             if action is not None:
-                game.apply(p, action)
+                tell(bots, game.apply(p, action))
                 moves += 1
                 acted = True
                 break
@@ -63,6 +73,7 @@ def simulate(
     *,
     seed: int = 0,
     options: dict[str, Any] | None = None,
+    **settings: Any,
 ) -> SimulationResult:
     """Play ``games`` single rounds among bots of ``levels`` (one per seat).
 
@@ -71,7 +82,7 @@ def simulate(
     """
     cls = variant_class(variant)
     result = SimulationResult(levels=list(levels), wins=[0.0] * len(levels))
-    bots = [make_bot(lv, seed=f"{seed}:{i}") for i, lv in enumerate(levels)]
+    bots = [make_bot(lv, seed=f"{seed}:{i}", **settings) for i, lv in enumerate(levels)]
     start = time.perf_counter()
     for g in range(games):
         game = cls(len(levels), seed=f"{seed}:{g}", options=options)

@@ -441,6 +441,7 @@ def run_interactive_host(**opts: Any) -> int:
                                auto_start=False, auto_next=False)
             if opts.get("rounds") is not None:
                 host.config.rounds = opts["rounds"]
+            host.config.bot_think, host.config.bot_processes = opts.get("think"), opts.get("think_processes", 1)
             if port is None:
                 port = host.saved_port or DEFAULT_PORT
         else:
@@ -452,6 +453,7 @@ def run_interactive_host(**opts: Any) -> int:
                 variant=opts.get("variant", "classic"), seats=seats, bots=bots, name=opts.get("name") or "Host",
                 password=opts.get("password"), options=opts.get("options") or {},
                 bot_level=opts.get("bot_level", "normal"), seed=opts.get("seed"), rounds=opts.get("rounds"),
+                bot_think=opts.get("think"), bot_processes=opts.get("think_processes", 1),
                 auto_start=False, auto_next=False, bot_delay=opts.get("bot_delay", 0.5),
                 turn_timer=opts.get("turn_timer"), grace=opts.get("grace", 30.0),
                 heartbeat=opts.get("heartbeat", 5.0), save_path=save_path))

@@ -1,0 +1,276 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Each iteration deals one determinization (a full game consistent with what
+the seat has seen), walks the tree from the root choosing moves by UCB among
+those legal in this deal (a child's chance to be chosen counts only the
+iterations in which it was available), adds one node, plays the rest of the
+round with a fast default policy, and credits every move on the path with
+the result for the player who made it. Nodes are keyed by what a move looks
+like (player, kind, the card's face, colour, target), not by card ids, so
+the deals share one tree although the hidden cards differ between them.
+
+UNO calls and catches are made at once by whoever can, in the tree and out
+of it (the ``normal`` bots never pass one up): the tree branches only on real
+choices.
+
+The search runs on the :class:`~.adapter.Rollout` interface, so it does not
+care whether a deal is played on the full engine or on the fast path. It is
+pure: its randomness comes from the generator it is given, and it stops when
+the ``more`` callable the caller passes says so (an iteration count in tests,
+a clock at the table).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Callable, Hashable, Sequence
+
+from ...actions import Action
+from .adapter import Rollout
+from .policy import Policy, random_policy
+
+default_policy = random_policy
+
+Key = Hashable
+Faces = Sequence[tuple]
+
+EXPLORATION = 0.7
+"""UCB's exploration constant for rewards in [0, 1]."""
+ROLLOUT_CAP = 3000
+"""Moves after which a simulated round is scored as a draw among the players (it has stalled)."""
+_AUTO = ("uno", "catch")
+_NOT_PLAYS = frozenset({"draw", "pass", "uno", "catch"})
+
+
+class Node:
+    __slots__ = ("children", "visits", "value", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Key, Node] = {}
+        self.visits = 0
+        self.value = 0.0
+        """Sum of the rewards of the player who made the move leading here."""
+        self.avail = 0
+        """Iterations in which the move leading here was legal (ISMCTS's parent count)."""
+
+
+def move_key(action: Action, actor: int, faces: Faces) -> Key:
+    """What a move looks like to every seat: card ids differ between deals, faces do not."""
+    card = action.card
+    return (actor, action.kind, None if card is None else faces[card], action.color, action.target)
+
+
+def _auto(r: Rollout, moves: list[int]) -> int | None:
+    for kind in _AUTO:
+        for m in moves:
+            if r.action(m).kind == kind:
+                return m
+    return None
+
+
+Sampler = Callable[[random.Random], Rollout]
+Rewards = Callable[[Rollout], Sequence[float]]
+
+
+def playout(r: Rollout, policy: Policy, rng: random.Random, horizon: int | None = None) -> bool:
+    """Play ``r`` on with ``policy`` until the round ends or ``horizon`` moves have been made
+    (the rewards then estimate the position). False if the simulated game broke down (a
+    determinization a variant's layout could only approximate); its result is then not used."""
+    steps = 0
+    cap = ROLLOUT_CAP if horizon is None else horizon
+    try:
+        while not r.over and steps < cap:
+            moves = r.moves()
+            if not moves:
+                break
+            r.step(policy(r, moves, rng))
+            steps += 1
+    except _BROKEN:
+        return False
+    return True
+
+
+_BROKEN = (KeyError, IndexError, ValueError, TypeError, AssertionError, AttributeError)
+"""What an approximate determinization may raise deep in the engine."""
+
+
+def ismcts(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
+           rng: random.Random, *, exploration: float = EXPLORATION, policy: Policy = random_policy,
+           horizon: int | None = None, neutral: float = 0.5) -> dict[Key, tuple[int, float]]:
+    """Search from the seat ``me``'s information set; returns root move key -> (visits, reward sum).
+
+    ``deal(rng)`` gives a fresh determinization as a :class:`Rollout` in which
+    it is ``me``'s move; ``rewards(rollout)`` scores the round per player in
+    [0, 1] once a playout stops (it may estimate, when ``horizon`` stopped the
+    playout first); a playout that broke down scores ``neutral`` for everyone.
+    The search runs while ``more(iterations_done)``.
+    """
+    root = Node()
+    done = 0
+    while more(done):
+        done += 1
+        r = deal(rng)
+        path: list[tuple[Node, int]] = []  # (node, actor of the move into it)
+        try:
+            _descend(r, root, path, me, faces, rng, exploration)
+            ok = playout(r, policy, rng, horizon)
+        except _BROKEN:
+            ok = False
+        result = rewards(r) if ok else None
+        for node, actor in path:
+            node.visits += 1
+            node.value += result[actor] if result is not None else neutral
+    return {k: (c.visits, c.value) for k, c in root.children.items()}
+
+
+def _descend(r: Rollout, root: Node, path: list[tuple[Node, int]], me: int, faces: Faces,
+             rng: random.Random, exploration: float) -> None:
+    """Walk the tree from the root by UCB over the moves legal in this deal, adding one node."""
+    log, sqrt = math.log, math.sqrt
+    node = root
+    first = True
+    while not r.over:
+        moves = r.moves()
+        if not first:
+            auto = _auto(r, moves)
+            if auto is not None:
+                r.step(auto)
+                continue
+        keyed: list[tuple[Key, int, int]] = []
+        for m in moves:
+            a = r.action(m)
+            actor = r.actor(m)
+            if first and actor != me or a.kind in _AUTO and not first:
+                continue
+            keyed.append((move_key(a, actor, faces), m, actor))
+        first = False
+        if not keyed:
+            return
+        if len(keyed) == 1 and node is not root:
+            r.step(keyed[0][1])  # a forced move is not a choice: no node for it
+            continue
+        children = node.children
+        untried = [t for t in keyed if t[0] not in children]
+        for t in keyed:
+            child = children.get(t[0])
+            if child is not None:
+                child.avail += 1
+        if untried:
+            key, m, actor = untried[rng.randrange(len(untried))]
+            child = children[key] = Node()
+            child.avail = 1
+            path.append((child, actor))
+            r.step(m)
+            return
+        best_score = -1.0
+        choice = keyed[0]
+        for t in keyed:
+            child = children[t[0]]
+            score = child.value / child.visits + exploration * sqrt(log(child.avail) / child.visits)
+            if score > best_score:
+                best_score, choice = score, t
+        key, m, actor = choice
+        node = children[key]
+        path.append((node, actor))
+        r.step(m)
+
+
+RACE_START = 16
+"""Deals every root move is played on before any is dropped."""
+RACE_EVERY = 8
+"""Deals between two looks at the differences."""
+RACE_Z = 2.0
+"""How many standard errors behind the best a move must be to be dropped."""
+
+
+def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
+         rng: random.Random, *, policy: Policy = random_policy, horizon: int | None = None,
+         neutral: float = 0.5) -> dict[Key, tuple[int, float]]:
+    """Determinized Monte Carlo over the root moves, with common random numbers and a race.
+
+    Each deal is played out once after every root move still in the race, with
+    the same seed, so the moves are compared on the same cards and the deal's
+    luck cancels out of their differences. Every few deals, a move whose mean
+    difference to the best is more than :data:`RACE_Z` standard errors behind
+    is dropped; the search stops early once one move is left. Returns root move
+    key -> (playouts, reward sum): the moves still in the race have the most.
+    """
+    results: dict[Key, list[float]] = {}
+    alive: list[Key] | None = None
+    done = 0
+    deals = 0
+    while more(done):
+        seed = rng.getrandbits(64)
+        base = deal(random.Random(seed))
+        keyed: dict[Key, int] = {}
+        for m in base.moves():
+            if base.actor(m) == me:
+                keyed.setdefault(move_key(base.action(m), me, faces), m)
+        if alive is None:
+            alive = list(keyed)
+            results = {k: [] for k in alive}
+        if not keyed:
+            break
+        r: Rollout | None = base
+        for key in alive:
+            m = keyed.get(key)
+            if m is None:
+                results[key].append(neutral)  # not legal in this deal (cannot happen at a faithful root)
+                continue
+            if r is None:
+                r = deal(random.Random(seed))
+                r.moves()
+            play_rng = random.Random(seed + 1)
+            try:
+                r.step(m)
+                ok = playout(r, policy, play_rng, horizon)
+            except _BROKEN:
+                ok = False
+            results[key].append(rewards(r)[me] if ok else neutral)
+            done += 1
+            r = None
+        deals += 1
+        if len(alive) > 1 and deals >= RACE_START and deals % RACE_EVERY == 0:
+            alive = _race(alive, results)
+            if len(alive) == 1:
+                break
+    return {k: (len(v), sum(v)) for k, v in results.items()}
+
+
+def _race(alive: list[Key], results: dict[Key, list[float]]) -> list[Key]:
+    """The moves still in the race: those not clearly behind the best on the same deals."""
+    n = len(results[alive[0]])
+    top = max(alive, key=lambda k: sum(results[k]))
+    keep = []
+    for k in alive:
+        if k == top:
+            keep.append(k)
+            continue
+        diffs = [a - b for a, b in zip(results[top], results[k])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean <= RACE_Z * math.sqrt(var / n) or var == 0.0 and mean == 0.0:
+            keep.append(k)
+    return keep
+
+
+def merge(stats: Sequence[dict[Key, tuple[int, float]]]) -> dict[Key, tuple[int, float]]:
+    """Root statistics of several independent searches (root parallelism) added up."""
+    out: dict[Key, tuple[int, float]] = {}
+    for s in stats:
+        for k, (v, w) in s.items():
+            ov, ow = out.get(k, (0, 0.0))
+            out[k] = (ov + v, ow + w)
+    return out
+
+
+def best(stats: dict[Key, tuple[int, float]]) -> Key | None:
+    """The most visited root move (ties: the better mean)."""
+    if not stats:
+        return None
+    return max(stats, key=lambda k: (stats[k][0], stats[k][1] / max(1, stats[k][0])))
+
+
+__all__ = ["ismcts", "merge", "best", "default_policy", "move_key", "Node"]
+_ = Any

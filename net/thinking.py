@@ -1,0 +1,103 @@
+"""How long the ``hard`` bots think: the clock and the worker processes the pure core leaves out.
+
+:mod:`core.bots.hard` searches for as long as a *budget* says (an iteration
+count in tests). A table gives it :func:`seconds`, a wall-clock budget per
+decision, and may give it a :class:`ProcessSearcher`, which runs the same
+search in worker processes (root parallelism: independent trees over the
+same information set, their root statistics added up), so a decision uses
+every core the machine offers within the same time.
+
+It lives in ``net`` because both the network host and the app (which
+imports ``net``) seat bots; it has nothing to do with the network.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Callable
+
+from core.bots.hard import Budget, SearchRoot, search
+from core.bots.hard.search import Key, merge
+
+DEFAULT_THINK = 0.3
+"""Seconds per decision when the command line names none."""
+MIN_ITERATIONS = 16
+"""Iterations a decision gets even on a machine too busy to run them in time."""
+
+
+class Deadline:
+    """``more(done)`` for one decision: true until ``end`` (``time.monotonic``), after a few
+    iterations at least. ``end`` is the same instant in every process of the machine."""
+
+    __slots__ = ("end", "minimum")
+
+    def __init__(self, end: float, minimum: int = MIN_ITERATIONS) -> None:
+        self.end = end
+        self.minimum = minimum
+
+    def __call__(self, done: int) -> bool:
+        return done < self.minimum or time.monotonic() < self.end
+
+
+def seconds(think: float, *, minimum: int = MIN_ITERATIONS) -> Budget:
+    """A budget of ``think`` seconds per decision, counted from the moment the bot starts deciding."""
+    if not think > 0:
+        raise ValueError(f"thinking time must be more than 0 seconds, not {think}")
+    return lambda: Deadline(time.monotonic() + think, minimum)
+
+
+def _worker_search(root: SearchRoot, end: float, minimum: int) -> dict[Key, tuple[int, float]]:
+    return search(root, Deadline(end, minimum))
+
+
+class ProcessSearcher:
+    """Runs each search in ``workers`` processes at once and adds up their results.
+
+    The processes are started once, on first use, and kept; ``spawn`` is used
+    so that a parent with threads (the Textual app) is never forked. A budget
+    that is not a :class:`Deadline` (an iteration count) is searched here, in
+    this process, so seeded runs stay reproducible.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or max(1, min(os.cpu_count() or 1, 4))
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            atexit.register(self.close)
+        return self._pool
+
+    def __call__(self, root: SearchRoot, more: Callable[[int], bool]) -> dict[Key, tuple[int, float]]:
+        if not isinstance(more, Deadline) or self.workers < 2:
+            return search(root, more)
+        pool = self._executor()
+        roots = [SearchRoot(root.obs, root.belief, root.seed + k) for k in range(self.workers)]
+        futures = [pool.submit(_worker_search, r, more.end, more.minimum) for r in roots]
+        return merge([f.result() for f in futures])
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (they take a moment to import the engine)."""
+        if self.workers >= 2:
+            pool = self._executor()
+            for f in [pool.submit(os.getpid) for _ in range(self.workers)]:
+                f.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def bot_settings(think: float | None, *, processes: int | None = 1) -> dict[str, Any]:
+    """``make_bot`` settings for a table: ``think`` seconds per decision (``None``: the default),
+    searched in ``processes`` processes (``None``: one per core)."""
+    out: dict[str, Any] = {"think": seconds(DEFAULT_THINK if think is None else think)}
+    if processes is None or processes > 1:
+        out["searcher"] = ProcessSearcher(processes)
+    return out
