@@ -17,11 +17,12 @@ import atexit
 import multiprocessing
 import os
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any, Callable
 
 from core.bots.hard import Budget, SearchRoot, search
-from core.bots.hard.search import Key, merge
+from core.bots.hard.search import Stats, merge
 
 DEFAULT_THINK = 0.3
 """Seconds per decision when the command line names none."""
@@ -50,7 +51,12 @@ def seconds(think: float, *, minimum: int = MIN_ITERATIONS) -> Budget:
     return lambda: Deadline(time.monotonic() + think, minimum)
 
 
-def _worker_search(root: SearchRoot, end: float, minimum: int) -> dict[Key, tuple[int, float]]:
+def _ready() -> int:
+    """A worker's first task: importing this module loads the engine and the search."""
+    return os.getpid()
+
+
+def _worker_search(root: SearchRoot, end: float, minimum: int) -> Stats:
     return search(root, Deadline(end, minimum))
 
 
@@ -66,32 +72,42 @@ class ProcessSearcher:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or max(1, min(os.cpu_count() or 1, 4))
         self._pool: Executor | None = None
+        self._started: list[Future[int]] = []
 
     def _executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._started = [self._pool.submit(_ready) for _ in range(self.workers)]
             atexit.register(self.close)
         return self._pool
 
-    def __call__(self, root: SearchRoot, more: Callable[[int], bool]) -> dict[Key, tuple[int, float]]:
+    def start(self) -> None:
+        """Start the worker processes now, without waiting for them (they import the engine)."""
+        if self.workers >= 2:
+            self._executor()
+
+    def __call__(self, root: SearchRoot, more: Callable[[int], bool]) -> Stats:
         if not isinstance(more, Deadline) or self.workers < 2:
             return search(root, more)
         pool = self._executor()
-        roots = [SearchRoot(root.obs, root.belief, root.seed + k) for k in range(self.workers)]
+        if not all(f.done() for f in self._started):
+            return search(root, more)  # the workers are still starting: do not wait for them
+        roots = [replace(root, seed=root.seed + k) for k in range(self.workers)]
         futures = [pool.submit(_worker_search, r, more.end, more.minimum) for r in roots]
         return merge([f.result() for f in futures])
 
     def warm_up(self) -> None:
-        """Start the worker processes now (they take a moment to import the engine)."""
+        """Start the worker processes and wait until they are ready."""
         if self.workers >= 2:
-            pool = self._executor()
-            for f in [pool.submit(os.getpid) for _ in range(self.workers)]:
+            self._executor()
+            for f in self._started:
                 f.result()
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self._started = []
 
 
 def bot_settings(think: float | None, *, processes: int | None = 1) -> dict[str, Any]:
@@ -99,5 +115,7 @@ def bot_settings(think: float | None, *, processes: int | None = 1) -> dict[str,
     searched in ``processes`` processes (``None``: one per core)."""
     out: dict[str, Any] = {"think": seconds(DEFAULT_THINK if think is None else think)}
     if processes is None or processes > 1:
-        out["searcher"] = ProcessSearcher(processes)
+        searcher = ProcessSearcher(processes)
+        searcher.start()
+        out["searcher"] = searcher
     return out

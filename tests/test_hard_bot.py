@@ -175,7 +175,7 @@ def test_hard_is_never_given_the_game():
     roots = []
     bot.searcher = lambda root, more: (roots.append(root), search(root, more))[1]
     bot.choose(g.observation(g.current))
-    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed"}
+    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm"}
     assert roots[0].obs == g.observation(g.current)
     assert not any(isinstance(v, core.Game) for v in vars(roots[0].belief).values())
 
@@ -335,11 +335,11 @@ def test_an_iteration_budget_is_exact():
     obs = g.observation(g.current)
     belief = Memory().belief(obs, voids_on_draw=True)
     stats = search(SearchRoot(obs, belief, 5), iterations(37)())
-    assert sum(v for v, _ in stats.values()) == 37
+    assert sum(m.visits for m in stats.values()) == 37
     calls = []
     bot = HardBot(seed=1, think=lambda: (lambda done: calls.append(done) or done < 3))
     bot.choose(obs)
-    assert calls == [0, 1, 2, 3]
+    assert calls[0] == 0 and calls[-1] == max(calls) == 3  # asked before each playout, stopped at 3
 
 
 def test_make_bot_settings():
@@ -408,3 +408,25 @@ def test_think_on_the_command_line():
             main(["simulate", "--think", bad])
         assert e.value.code == 2
     assert main(["simulate", "--bots", "hard,random", "--players", "2", "--games", "1", "--think", "0.01"]) == 0
+
+
+def test_a_search_in_worker_processes_adds_up_their_results():
+    """Root parallelism: two processes search the same root until the same instant; their
+    playouts are added up (more deals than either would play alone in the time)."""
+    import time as clock
+
+    from net.thinking import Deadline, ProcessSearcher, seconds
+
+    g = core.new_game("classic", 3, seed=8)
+    obs = g.observation(g.current)
+    belief = Memory().belief(obs, voids_on_draw=True)
+    searcher = ProcessSearcher(2)
+    try:
+        searcher.warm_up()
+        stats = searcher(SearchRoot(obs, belief, 3), Deadline(clock.monotonic() + 0.3, minimum=4))
+        seeds = {d for m in stats.values() for d in m.deals}
+        assert sum(m.visits for m in stats.values()) >= 8 and len(seeds) >= 4
+        bot = make_bot("hard", seed=1, think=seconds(0.05), searcher=searcher)
+        assert bot.choose(obs) in [Action.from_dict(a) for a in obs["legal"]]
+    finally:
+        searcher.close()

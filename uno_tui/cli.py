@@ -245,10 +245,12 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                                                                                       DEFAULT_PLAYERS))
     _check_players(parser, variant, players)
 
+    from net.commands import think_processes
+
     from .session import LocalSession, TableConfig
 
     config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
-                         name=args.name, options=options, think=args.think)
+                         name=args.name, options=options, think=args.think, think_processes=think_processes())
     # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
     chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
     ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable

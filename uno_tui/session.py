@@ -65,6 +65,8 @@ class TableConfig:
     options: dict[str, Any] = field(default_factory=dict)
     think: float | None = None
     """Seconds a ``hard`` bot thinks per decision (``None``: the default, 0.3 s)."""
+    think_processes: int = 1
+    """Processes the ``hard`` bots search in (the command line gives one per core)."""
     setup: dict[str, Any] | None = None
     """A scripted first position (``core.new_game``'s ``setup``: hands, discard, current, ...);
     the next rounds and rematches are dealt as usual. For tests, screenshots and tutorials."""
@@ -96,7 +98,7 @@ class LocalSession:
         if cfg.bots == "hard":
             from net.thinking import bot_settings  # the clock for the search (the core has none)
 
-            settings = bot_settings(cfg.think)
+            settings = bot_settings(cfg.think, processes=cfg.think_processes)
         self.bots = {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}",
                                  **settings)
                      for p in range(len(self.names)) if p != self.me}

@@ -27,6 +27,7 @@ places consistently with all this, with the search's own random generator.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -69,10 +70,14 @@ class Knowledge:
     known: set[int] = field(default_factory=set)
     cohorts: list[Cohort] = field(default_factory=list)
     """Oldest first."""
+    lean: dict[str, float] = field(default_factory=dict)
+    """Colour -> how much likelier than chance a card of it is (a log-weight): a player who
+    names a colour with a wild usually holds many of it."""
 
     def forget(self) -> None:
         self.known.clear()
         self.cohorts.clear()
+        self.lean.clear()
 
 
 # Event kinds the belief understands; others make it forget about the players they name.
@@ -82,11 +87,32 @@ _QUIET = frozenset({
 })
 
 
+@dataclass
+class Habit:
+    """An opponent's last play, with what it saw then: a sample of its hand is checked against
+    the play a ``normal``-like player would have made from it (see :meth:`Belief.plausible`)."""
+
+    face: Face
+    named: str | None
+    color: str | None
+    top_rank: str | None
+    danger: bool
+    close: bool
+    size: int
+    """Cards held just before the play."""
+
+
+LEAN_ON_NAMING = 1.0
+"""Log-weight a colour gains in a hand when its holder names it with a wild."""
+LEAN_KEPT_ON_DRAW = 0.8
+"""Share of a hand's lean kept each time its holder draws (new cards dilute it)."""
+
+
 class Belief:
     """One seat's knowledge of the hidden hands in the current round."""
 
     def __init__(self, seat: int, faces: Sequence[Face], players: int, *, voids_on_draw: bool = False,
-                 follow_suit: bool = False) -> None:
+                 follow_suit: bool = False, habits: bool = False) -> None:
         self.seat = seat
         self.faces = faces
         """Card id -> (colour, rank) for the variant's deck."""
@@ -105,6 +131,11 @@ class Belief:
         self.out = [False] * players
         self.lead: str | None = None  # Wild Rawz: the colour led in the trick on the table
         self.synced = False
+        self.lean_on_naming = LEAN_ON_NAMING
+        self.habits_on = habits
+        """Read each opponent's last play as a ``normal``-like player's choice (classic)."""
+        self.habits: dict[int, Habit] = {}
+        self._drew_this_turn: set[int] = set()
 
     # -- reading events --------------------------------------------------------------------
     def read(self, events: Iterable[Event]) -> None:
@@ -120,6 +151,7 @@ class Belief:
         for q in players:
             if q is not None and 0 <= q < self.n:
                 self.hands[q].forget()
+                self.habits.pop(q, None)
                 self.counts[q] = None
                 if q == self.seat:
                     self.mine = None
@@ -153,11 +185,17 @@ class Belief:
             if q == self.seat:
                 self.mine = {c.id for c in e.cards}
             return
+        self.habits.pop(q, None)  # the hand changed since its last play
+        if e.reason == "turn":
+            self._drew_this_turn.add(q)
         if self.voids_on_draw and e.reason == "turn" and q != self.seat and self.counts[q]:
             colors = frozenset({self.color}) if self.color is not None else frozenset()
             ranks = frozenset({self.top_rank}) if self.top_rank is not None else frozenset()
             self.hands[q].cohorts.append(Cohort(colors, ranks, self.counts[q]))
         self._count(q, e.count)
+        lean = self.hands[q].lean
+        for col in lean:
+            lean[col] *= LEAN_KEPT_ON_DRAW
         ids = {c.id for c in e.cards}
         if q == self.seat:
             if self.mine is not None:
@@ -204,10 +242,56 @@ class Belief:
                 # Must follow: a card of another colour says the hand has none of the lead.
                 k = self.hands[q]
                 k.cohorts.insert(0, Cohort(frozenset({self.lead}), frozenset(), 10 ** 6))
+        if self.habits_on and q != self.seat:
+            self._note_habit(q, card.face, e.color if card.color is None else None)
+        self._drew_this_turn.discard(q)
         self._remove(q, {card.id}, [card.face])
         self.played.add(card.id)
+        if card.color is None and e.color is not None and q != self.seat and self.lean_on_naming:
+            lean = self.hands[q].lean
+            lean[e.color] = lean.get(e.color, 0.0) + self.lean_on_naming
         self.color = e.color if e.color is not None else card.color
         self.top_rank = card.rank
+
+    def _note_habit(self, q: int, face: Face, named: str | None) -> None:
+        self.habits.pop(q, None)
+        size = self.counts[q]
+        if q in self._drew_this_turn or size is None:
+            return  # it played the card it drew: no choice to read
+        active = [p for p in range(self.n) if not self.out[p]]
+        if q not in active or len(active) < 2:
+            return
+        i = active.index(q)
+        nxt = active[(i + self.direction) % len(active)]
+        others = [self.counts[p] for p in active if p != q]
+        if self.counts[nxt] is None or any(c is None for c in others):
+            return
+        danger = self.counts[nxt] <= 2
+        close = danger or min(others) <= 2  # type: ignore[type-var]
+        self.habits[q] = Habit(face, named, self.color, self.top_rank, danger, close, size)
+
+    def plausible(self, hands: dict[int, list[int]]) -> bool:
+        """Whether a sample agrees with every recorded habit (each opponent's last play is the
+        one a ``normal``-like player would have made from the sampled hand plus that card)."""
+        if not self.habits:
+            return True
+        from .hard.policy import habitual_play
+
+        faces = self.faces
+        for q, h in self.habits.items():
+            ids = hands.get(q)
+            if ids is None or len(ids) + 1 != h.size:
+                continue
+            then = [faces[c] for c in ids]
+            then.append(h.face)
+            expected = habitual_play(then, h.color, h.top_rank, danger=h.danger, close=h.close)
+            if expected is not None and expected != (h.face, h.named):
+                return False
+        return True
+
+    def _on_pass(self, e: Event) -> None:
+        if e.player is not None:
+            self._drew_this_turn.discard(e.player)
 
     def _on_leave(self, e: Event) -> None:
         if e.player is not None and e.cards:
@@ -218,6 +302,7 @@ class Belief:
 
     def _on_discard_all(self, e: Event) -> None:
         if e.player is not None:
+            self.habits.pop(e.player, None)
             self._remove(e.player, {c.id for c in e.cards}, [c.face for c in e.cards])
             self.played |= {c.id for c in e.cards}
 
@@ -241,6 +326,7 @@ class Belief:
         p, t = e.player, e.target
         if p is None or t is None:
             return
+        self.habits.clear()
         self.hands[p], self.hands[t] = self.hands[t], self.hands[p]
         self.counts[p], self.counts[t] = self.counts[t], self.counts[p]
         if self.seat in (p, t):
@@ -253,6 +339,7 @@ class Belief:
             self.mine = None
 
     def _on_rotate(self, e: Event) -> None:
+        self.habits.clear()
         active = [q for q in range(self.n) if not self.out[q]]
         if len(active) < 2:
             return
@@ -291,6 +378,7 @@ class Belief:
             k = self.hands[q]
             if self.counts[q] != info["cards"]:
                 k.forget()
+                self.habits.pop(q, None)
                 self.counts[q] = info["cards"]
             k.known -= visible
             k.known -= self.mine
@@ -337,9 +425,20 @@ class Belief:
         rng.shuffle(rest)
         for q, size in sizes.items():
             need = size - len(hands[q])
-            if need > 0:
-                hands[q].extend(rest[:need])
+            if need <= 0:
+                continue
+            lean = self.hands[q].lean
+            if lean:
+                # Weighted sampling without replacement (Efraimidis-Spirakis): the largest u^(1/w).
+                exp, rnd = math.exp, rng.random
+                keyed = sorted(((rnd() ** (1.0 / exp(lean.get(faces[c][0], 0.0))), c) for c in rest), reverse=True)
+                got = [c for _, c in keyed[:need]]
+                taken = set(got)
+                rest = [c for c in rest if c not in taken]
+            else:
+                got = rest[:need]
                 del rest[:need]
+            hands[q].extend(got)
         return hands
 
     # -- questions a strategy asks ------------------------------------------------------------

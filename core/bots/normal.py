@@ -34,6 +34,8 @@ class NormalBot(Bot):
     """Worth of each card held of the colour a play leaves in play."""
     w4_bonus = 0.0
     """Worth of an honest Wild Draw Four when the next player is not close to out."""
+    challenge_above = 0.6
+    """The chance of a bluff above which it challenges a Wild Draw Four."""
     action_bonus = 0.0
     """Worth of a Skip, Reverse or draw card beyond its points when the next player is not close to out."""
 
@@ -156,4 +158,4 @@ class NormalBot(Bot):
         for i in range(k - 1):  # the Wild Draw Four itself was one of the k
             p_none *= max(0.0, (unseen - unseen_color - i) / max(1, unseen - i))
         # Challenging pays when a bluff is more likely than not (6 cards vs 4 at stake).
-        return 1.0 - p_none > 0.6
+        return 1.0 - p_none > self.challenge_above

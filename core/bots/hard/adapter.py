@@ -114,6 +114,17 @@ class GameRollout:
         g = self.game
         return len(g.hands[g._next(g.current)])
 
+    def fewest_rival_cards(self) -> int:
+        """The smallest hand of the players still in, other than the one to move."""
+        g = self.game
+        me = self.current
+        return min((len(h) for q, h in enumerate(g.hands) if q != me and not g.out[q]), default=99)
+
+    @property
+    def color(self) -> str | None:
+        """The colour in play."""
+        return self.game.color
+
     def stacking(self) -> bool:
         return self.game.phase == "stack"
 

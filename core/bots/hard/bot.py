@@ -30,13 +30,8 @@ from ..baseline import my_move
 from .adapter import Rollout, rollout_for
 from ..belief import Belief, Memory
 from .determinize import Dealer, check, determinize, faces, layout_for
-import os
-
-from .search import Key, best, flat, ismcts, move_key
-
-ALGO = os.environ.get('HARD_ALGO', 'ismcts')
-POLICY = os.environ.get('HARD_POLICY', 'shed')
 from .policy import random_policy, shedding_policy
+from .search import Key, Stats, best, flat, ismcts, move_key
 
 Budget = Callable[[], Callable[[int], bool]]
 """Called as a decision starts; returns ``more(iterations_done) -> bool``, asked before each iteration."""
@@ -59,10 +54,16 @@ class SearchRoot:
     obs: dict[str, Any]
     belief: Belief
     seed: int
+    algorithm: str = "flat"
+    """``"flat"`` (determinized Monte Carlo with common random numbers) or ``"ismcts"``."""
 
 
-def _variant_rules(variant: str) -> dict[str, bool]:
-    return {"voids_on_draw": variant in ("classic", "nomercy"), "follow_suit": variant == "wildrawz"}
+def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
+    variant = obs["variant"]
+    plain = variant == "classic" and obs["options"].get("stacking", "none") == "none" \
+        and not obs["options"].get("seven_o")
+    return {"voids_on_draw": variant in ("classic", "nomercy"), "follow_suit": variant == "wildrawz",
+            "habits": plain}
 
 
 STEEPNESS = 0.45
@@ -124,7 +125,7 @@ def rewards_for(variant: str, players: int) -> Callable[[Rollout], list[float]]:
     return one_winner
 
 
-def search(root: SearchRoot, more: Callable[[int], bool]) -> dict[Key, tuple[int, float]]:
+def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     """One search from ``root`` (the unit a worker process runs): root move key -> (visits, reward sum)."""
     obs = root.obs
     rng = random.Random(root.seed)
@@ -136,29 +137,32 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> dict[Key, tuple[int
     def deal(rng: random.Random) -> Rollout:
         return rollout_for(variant, dealer.deal(rng), rng.getrandbits(64))
 
-    algo = flat if ALGO == "flat" else ismcts
-    policy = shedding_policy if variant in ("classic", "nomercy") and POLICY == "shed" else random_policy
+    algo = ismcts if root.algorithm == "ismcts" else flat
+    policy = shedding_policy if variant in ("classic", "nomercy") else random_policy
     n = len(obs["players"])
     return algo(deal, obs["me"], fc, rewards_for(variant, n), more, rng, policy=policy,
                 horizon=HORIZONS.get(variant), neutral=1.0 / n)
 
 
-Searcher = Callable[[SearchRoot, Callable[[int], bool]], dict[Key, tuple[int, float]]]
+Searcher = Callable[[SearchRoot, Callable[[int], bool]], Stats]
 """Runs :func:`search` for a root while ``more`` allows (in this process, or in several)."""
 
 
-def local_searcher(root: SearchRoot, more: Callable[[int], bool]) -> dict[Key, tuple[int, float]]:
+def local_searcher(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     """Search in this process."""
     return search(root, more)
 
 
 @level("hard")
 class HardBot(Bot):
-    settings = ("think", "searcher")
+    settings = ("think", "searcher", "algorithm")
 
     def __init__(self, seed: int | str | bytes | None = None, *, think: Budget | None = None,
-                 searcher: Searcher | None = None) -> None:
+                 searcher: Searcher | None = None, algorithm: str = "flat") -> None:
         super().__init__(seed)
+        if algorithm not in ("flat", "ismcts"):
+            raise ValueError(f"unknown search algorithm {algorithm!r} (have: flat, ismcts)")
+        self.algorithm = algorithm
         self.think = think or iterations(DEFAULT_ITERATIONS)
         self.searcher = searcher or local_searcher
         self._seed = seed
@@ -201,7 +205,7 @@ class HardBot(Bot):
         call = self.call_or_catch(legal)
         if call is not None:
             return call
-        belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs["variant"]))
+        belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs))
         if not my_move(obs):
             return self.normal(obs["variant"]).choose(obs)
         more = self.think()  # the clock (if any) starts with the decision
@@ -217,7 +221,9 @@ class HardBot(Bot):
             self.fallbacks += 1
             return self.normal(obs["variant"]).choose(obs)
         self.searches += 1
-        stats = self.searcher(SearchRoot(obs, belief, seed), more)
+        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm), more)
         stats = {k: v for k, v in stats.items() if k in keys}
-        choice = best(stats)
+        heuristic = self.normal(obs["variant"]).choose(obs)
+        prior = move_key(heuristic, me, fc) if heuristic is not None else None
+        choice = best(stats, prior if prior in keys else None)
         return keys[choice] if choice is not None else self.normal(obs["variant"]).choose(obs)

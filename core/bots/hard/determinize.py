@@ -190,7 +190,9 @@ def _load(variant: str) -> None:
 
 
 REDEALS = 20
-"""Deals tried for one determinization before one that disagrees about who may act is kept."""
+"""Deals tried for one determinization before one that disagrees is kept."""
+OFF_HABIT = 0.15
+"""Chance of keeping a deal in which an opponent's last play was not the habitual one."""
 
 
 class Dealer:
@@ -208,17 +210,24 @@ class Dealer:
         self._template = self.layout.template(obs)
 
     def deal(self, rng: random.Random) -> Game:
-        """A determinization; who may act now must be as observed (whether anyone else may jump
-        in shows in the observation), so deals that disagree are redealt a few times."""
+        """A determinization. Who may act now must be as observed (whether anyone else may jump
+        in shows in the observation), and the opponents' last plays should be ones they would
+        have made from the hands dealt (:meth:`~core.bots.belief.Belief.plausible`; a deal that
+        breaks that is kept only now and then, as people do not always play by habit): deals
+        that disagree are redealt a few times."""
         want = self.obs["to_act"]
         for _ in range(REDEALS):
-            game = self._deal(rng)
+            hands = self.belief.sample(self.unseen, self.sizes, rng)
+            if not self.belief.plausible(hands) and rng.random() >= OFF_HABIT:
+                continue
+            game = self._deal(hands, rng)
             if game.to_act() == want:
                 break
+        else:
+            game = self._deal(self.belief.sample(self.unseen, self.sizes, rng), rng)
         return game
 
-    def _deal(self, rng: random.Random) -> Game:
-        hands = self.belief.sample(self.unseen, self.sizes, rng)
+    def _deal(self, hands: dict[int, list[int]], rng: random.Random) -> Game:
         dealt = {c for h in hands.values() for c in h}
         rest = [c for c in self.unseen if c not in dealt]
         rng.shuffle(rest)

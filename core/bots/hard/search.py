@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Sequence
 
 from ...actions import Action
 from .adapter import Rollout
@@ -41,6 +42,25 @@ ROLLOUT_CAP = 3000
 """Moves after which a simulated round is scored as a draw among the players (it has stalled)."""
 _AUTO = ("uno", "catch")
 _NOT_PLAYS = frozenset({"draw", "pass", "uno", "catch"})
+
+
+@dataclass
+class MoveStats:
+    """What a search found out about one root move."""
+
+    visits: int = 0
+    total: float = 0.0
+    """Sum of the seat's rewards."""
+    deals: dict[int, float] = field(default_factory=dict)
+    """Deal id -> reward, where every move is played on the same deals (:func:`flat`):
+    moves are compared on the deals they share."""
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+Stats = dict[Key, MoveStats]
 
 
 class Node:
@@ -97,7 +117,7 @@ _BROKEN = (KeyError, IndexError, ValueError, TypeError, AssertionError, Attribut
 
 def ismcts(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
            rng: random.Random, *, exploration: float = EXPLORATION, policy: Policy = random_policy,
-           horizon: int | None = None, neutral: float = 0.5) -> dict[Key, tuple[int, float]]:
+           horizon: int | None = None, neutral: float = 0.5) -> Stats:
     """Search from the seat ``me``'s information set; returns root move key -> (visits, reward sum).
 
     ``deal(rng)`` gives a fresh determinization as a :class:`Rollout` in which
@@ -121,7 +141,7 @@ def ismcts(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callabl
         for node, actor in path:
             node.visits += 1
             node.value += result[actor] if result is not None else neutral
-    return {k: (c.visits, c.value) for k, c in root.children.items()}
+    return {k: MoveStats(c.visits, c.value) for k, c in root.children.items()}
 
 
 def _descend(r: Rollout, root: Node, path: list[tuple[Node, int]], me: int, faces: Faces,
@@ -186,17 +206,17 @@ RACE_Z = 2.0
 
 def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
          rng: random.Random, *, policy: Policy = random_policy, horizon: int | None = None,
-         neutral: float = 0.5) -> dict[Key, tuple[int, float]]:
+         neutral: float = 0.5) -> Stats:
     """Determinized Monte Carlo over the root moves, with common random numbers and a race.
 
     Each deal is played out once after every root move still in the race, with
     the same seed, so the moves are compared on the same cards and the deal's
     luck cancels out of their differences. Every few deals, a move whose mean
     difference to the best is more than :data:`RACE_Z` standard errors behind
-    is dropped; the search stops early once one move is left. Returns root move
-    key -> (playouts, reward sum): the moves still in the race have the most.
+    is dropped; the search stops early once one move is left. The moves still
+    in the race have the most visits.
     """
-    results: dict[Key, list[float]] = {}
+    results: dict[Key, dict[int, float]] = {}
     alive: list[Key] | None = None
     done = 0
     deals = 0
@@ -209,14 +229,16 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
                 keyed.setdefault(move_key(base.action(m), me, faces), m)
         if alive is None:
             alive = list(keyed)
-            results = {k: [] for k in alive}
+            results = {k: {} for k in alive}
         if not keyed:
             break
         r: Rollout | None = base
         for key in alive:
+            if done and not more(done):
+                break  # the budget is spent: this deal's last moves go unplayed (unpaired)
             m = keyed.get(key)
             if m is None:
-                results[key].append(neutral)  # not legal in this deal (cannot happen at a faithful root)
+                results[key][seed] = neutral  # not legal in this deal (cannot happen at a faithful root)
                 continue
             if r is None:
                 r = deal(random.Random(seed))
@@ -227,7 +249,7 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
                 ok = playout(r, policy, play_rng, horizon)
             except _BROKEN:
                 ok = False
-            results[key].append(rewards(r)[me] if ok else neutral)
+            results[key][seed] = rewards(r)[me] if ok else neutral
             done += 1
             r = None
         deals += 1
@@ -235,42 +257,66 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
             alive = _race(alive, results)
             if len(alive) == 1:
                 break
-    return {k: (len(v), sum(v)) for k, v in results.items()}
+    return {k: MoveStats(len(v), sum(v.values()), v) for k, v in results.items()}
 
 
-def _race(alive: list[Key], results: dict[Key, list[float]]) -> list[Key]:
+def paired(a: dict[int, float], b: dict[int, float]) -> tuple[int, float, float]:
+    """Deals shared by ``a`` and ``b``, the mean of a - b on them, and its standard error."""
+    common = [d for d in a if d in b]
+    n = len(common)
+    if n < 2:
+        return n, 0.0, math.inf
+    diffs = [a[d] - b[d] for d in common]
+    mean = sum(diffs) / n
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return n, mean, math.sqrt(var / n)
+
+
+def _race(alive: list[Key], results: dict[Key, dict[int, float]]) -> list[Key]:
     """The moves still in the race: those not clearly behind the best on the same deals."""
-    n = len(results[alive[0]])
-    top = max(alive, key=lambda k: sum(results[k]))
+    top = max(alive, key=lambda k: sum(results[k].values()))
     keep = []
     for k in alive:
         if k == top:
             keep.append(k)
             continue
-        diffs = [a - b for a, b in zip(results[top], results[k])]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        if mean <= RACE_Z * math.sqrt(var / n) or var == 0.0 and mean == 0.0:
+        _, mean, se = paired(results[top], results[k])
+        if mean <= RACE_Z * se:
             keep.append(k)
     return keep
 
 
-def merge(stats: Sequence[dict[Key, tuple[int, float]]]) -> dict[Key, tuple[int, float]]:
+def merge(stats: Sequence[Stats]) -> Stats:
     """Root statistics of several independent searches (root parallelism) added up."""
-    out: dict[Key, tuple[int, float]] = {}
-    for s in stats:
-        for k, (v, w) in s.items():
-            ov, ow = out.get(k, (0, 0.0))
-            out[k] = (ov + v, ow + w)
+    out: Stats = {}
+    for st in stats:
+        for k, m in st.items():
+            o = out.setdefault(k, MoveStats())
+            o.visits += m.visits
+            o.total += m.total
+            o.deals.update(m.deals)
     return out
 
 
-def best(stats: dict[Key, tuple[int, float]]) -> Key | None:
-    """The most visited root move (ties: the better mean)."""
+SWITCH_Z = 1.5
+"""How many standard errors better than the ``prior`` move the best must be to be chosen instead."""
+
+
+def best(stats: Stats, prior: Key | None = None, z: float = SWITCH_Z) -> Key | None:
+    """The move to make: of the most visited (the race's survivors), the best mean; but the
+    ``prior`` (the move a heuristic would make) unless the best is clearly better on the
+    deals both were played on. Search noise then costs nothing where the moves are close."""
     if not stats:
         return None
-    return max(stats, key=lambda k: (stats[k][0], stats[k][1] / max(1, stats[k][0])))
-
-
-__all__ = ["ismcts", "merge", "best", "default_policy", "move_key", "Node"]
-_ = Any
+    top_visits = max(m.visits for m in stats.values())
+    finalists = [k for k, m in stats.items() if m.visits == top_visits]
+    choice = max(finalists, key=lambda k: stats[k].mean)
+    if prior is None or prior == choice or prior not in stats:
+        return choice
+    p = stats[prior]
+    if p.deals and stats[choice].deals:
+        n, mean, se = paired(stats[choice].deals, p.deals)
+        if n >= 2 and mean > z * se:
+            return choice
+        return prior if prior in finalists or mean <= 0 else choice
+    return choice
