@@ -77,30 +77,9 @@ class Event(NamedTuple):
 
 
 
-_WORDS: dict[str, dict[str, Any]] = {}
-"""variant -> event kind -> words: a template (fields ``who``, ``tgt``, ``n``, ``kind``,
-``color``, ``cards``, ``pile``, ``points``) or a function ``(event, who, tgt) -> str``."""
-
-_DRAW_REASONS: dict[str | None, dict[str, str]] = {None: {
-    "penalty": " as a penalty",
-    "uno": " for not calling UNO",
-    "guilty": " (the bluff was caught)",
-    "innocent": " (the challenge failed)",
-    "last": " from the winning card",
-    "roulette": " turned up by the Color Roulette",
-}}
-"""variant (``None``: every variant) -> a draw event's ``reason`` -> the end of its log line."""
-
-
-def register_words(variant: str, words: dict[str, Any] | None = None,
-                   draw_reasons: dict[str, str] | None = None) -> None:
-    """Let a variant describe its own event kinds (and draw reasons) in :func:`describe`.
-
-    A variant module calls this at import, so its words live with its rules;
-    they apply when :func:`describe` is told the variant.
-    """
-    _WORDS.setdefault(variant, {}).update(words or {})
-    _DRAW_REASONS.setdefault(variant, {}).update(draw_reasons or {})
+Words = Any
+"""How an event kind reads: a template (fields ``who``, ``tgt``, ``n``, ``kind``, ``color``,
+``cards``, ``pile``, ``points``) or a function ``(event, who, tgt) -> str``."""
 
 
 def _cards(e: Event) -> str:
@@ -109,93 +88,126 @@ def _cards(e: Event) -> str:
     return f"{e.count} card" + ("" if e.count == 1 else "s")
 
 
+def _start(e: Event, who: str, tgt: str) -> str:
+    return f"The starting card is {e.cards[0].name}." if e.cards else "The starting card is turned."
+
+
+def _return(e: Event, who: str, tgt: str) -> str:
+    return f"{e.cards[0].name} cannot start the round; it goes back and the pile is shuffled."
+
+
+def _play(e: Event, who: str, tgt: str) -> str:
+    card = e.cards[0]
+    text = f"{who} plays {card.name}"
+    if card.is_wild and e.color:
+        text += f" and names {e.color}"
+    return text + "."
+
+
+def _challenge(e: Event, who: str, tgt: str) -> str:
+    verdict = "guilty: it was a bluff" if e.reason == "guilty" else "innocent: it was legal"
+    return f"{who} challenges {tgt}'s Wild Draw Four: {verdict}."
+
+
+COMMON_WORDS: dict[str, Words] = {
+    "deal": "{who} deals {n} cards each.",
+    "start": _start,
+    "return": _return,
+    "play": _play,
+    "pass": lambda e, who, tgt: f"{who} keeps the card and passes." if e.reason == "keep" else f"{who} passes.",
+    "skip": "{who} is skipped.",
+    "reverse": "Play reverses direction.",
+    "uno": "{who} calls UNO!",
+    "catch": "{who} catches {tgt} without UNO!",
+    "challenge": _challenge,
+    "show_hand": "{who} shows their hand to {tgt}: {cards}.",
+    "reshuffle": "The discard pile is shuffled into a new draw pile ({n} cards).",
+    "empty": "Nothing is left to draw; {who} passes.",
+    "round_over": "{who} wins the round and scores {points} points.",
+    "match_over": "{who} wins the match with {points} points!",
+}
+"""The words of the event kinds the UNO family shares; a variant's own words (and its own
+readings of these kinds) are registered with it (:func:`register_words`)."""
+
+_WORDS: dict[str, dict[str, Words]] = {}
+"""variant -> event kind -> words (see :data:`Words`)."""
+_LIKE: dict[str, str] = {}
+"""variant -> the variant whose words it extends (No Mercy's are classic's and more)."""
+_PLAIN: list[str] = []
+"""Variants whose words also serve a caller that names no variant (see :func:`describe`)."""
+
+_DRAW_REASONS: dict[str | None, dict[str, str]] = {None: {
+    "penalty": " as a penalty",
+    "uno": " for not calling UNO",
+    "guilty": " (the bluff was caught)",
+    "innocent": " (the challenge failed)",
+    "last": " from the winning card",
+}}
+"""variant (``None``: every variant) -> a draw event's ``reason`` -> the end of its log line."""
+
+
+def register_words(variant: str, words: dict[str, Words] | None = None,
+                   draw_reasons: dict[str, str] | None = None, *, like: str | None = None,
+                   plain: bool = False) -> None:
+    """Let a variant describe its own event kinds (and draw reasons) in :func:`describe`.
+
+    A variant module calls this at import, so its words live with its rules; they apply when
+    :func:`describe` is told the variant. ``like`` names a variant whose words this one extends
+    (its own words come first). ``plain``: the words also serve a caller that names no
+    variant, as they did before variants had words of their own (their event kinds and
+    readings clash with no other plain variant's).
+    """
+    _WORDS.setdefault(variant, {}).update(words or {})
+    _DRAW_REASONS.setdefault(variant, {}).update(draw_reasons or {})
+    if like is not None:
+        _LIKE[variant] = like
+    if plain and variant not in _PLAIN:
+        _PLAIN.append(variant)
+
+
+def _lookup(table: dict[str | None, dict[str, Any]] | dict[str, dict[str, Any]], variant: str | None,
+            key: str) -> Any:
+    v = variant
+    while v is not None:
+        found = table.get(v, {}).get(key)  # type: ignore[arg-type]
+        if found is not None:
+            return found
+        v = _LIKE.get(v)
+    return None
+
+
+def _draw(e: Event, who: str, variant: str | None) -> str:
+    reason = e.reason or ""
+    why = None
+    for v in [variant] if variant is not None else _PLAIN:
+        why = why or _lookup(_DRAW_REASONS, v, reason)
+    why = why or _DRAW_REASONS[None].get(reason, "")
+    return f"{who} draws {_cards(e)}{why}."
+
+
 def describe(e: Event | dict[str, Any], names: Sequence[str], variant: str | None = None) -> str:
     """The event in words for a log line, using ``names`` for the players.
 
-    Give ``variant`` for the words of that variant's own events (see :func:`register_words`).
+    Give ``variant`` for the words of that variant's own events (see :func:`register_words`);
+    without it, the kinds the UNO family shares (:data:`COMMON_WORDS`) and those of the
+    variants registered as ``plain`` (classic, No Mercy, Wild Rawz) read as words.
     """
     if isinstance(e, dict):
         e = Event.from_dict(e)
     who = names[e.player] if e.player is not None else ""
     tgt = names[e.target] if e.target is not None else ""
     k = e.kind
-    if k == "deal":
-        return f"{who} deals {e.count} cards each."
-    if k == "start":
-        return f"The starting card is {e.cards[0].name}." if e.cards else "The starting card is turned."
-    if k == "return" and e.reason == "aside":
-        return f"{e.cards[0].name} cannot start the round; it is set aside."
-    if k == "return":
-        return f"{e.cards[0].name} cannot start the round; it goes back and the pile is shuffled."
-    if k == "jump_in":
-        return f"{who} jumps in!"
-    if k == "swap":
-        return f"{who} swaps hands with {tgt}."
-    if k == "rotate":
-        return "Every hand passes to the next player."
-    if k == "skip_all":
-        return f"{who} skips everyone and plays again."
-    if k == "discard_all":
-        return f"{who} discards every {e.color} card too: {_cards(e)}."
-    if k == "knockout":
-        return f"{who} holds {e.count} cards and is knocked out (Mercy)!"
-    if k == "choose":
-        return f"{who} names {e.color} for the Color Roulette."
-    words = _WORDS.get(variant or "", {}).get(k)
-    if words is not None:  # a variant's own event
-        if callable(words):
-            return words(e, who, tgt)
-        pile = f" (pile {e.target + 1})" if e.target is not None else ""
-        return words.format(who=who, tgt=tgt, n=e.count, kind=e.reason or "", color=e.color or "",
-                            cards=_cards(e), pile=pile, points=e.points)
-    if k == "play":
-        card = e.cards[0]
-        text = f"{who} plays {card.name}"
-        if card.is_wild and e.color:
-            text += f" and names {e.color}"
-        return text + "."
-    if k == "draw":
-        reason = e.reason or ""
-        why = _DRAW_REASONS.get(variant, {}).get(reason) or _DRAW_REASONS[None].get(reason, "")
-        return f"{who} draws {_cards(e)}{why}."
-    if k == "pass":
-        return f"{who} keeps the card and passes." if e.reason == "keep" else f"{who} passes."
-    if k == "skip":
-        return f"{who} is skipped."
-    if k == "reverse":
-        return "Play reverses direction."
-    if k == "uno":
-        return f"{who} calls UNO!"
-    if k == "catch":
-        return f"{who} catches {tgt} without UNO!"
-    if k == "challenge":
-        verdict = "guilty: it was a bluff" if e.reason == "guilty" else "innocent: it was legal"
-        return f"{who} challenges {tgt}'s Wild Draw Four: {verdict}."
-    if k == "show_hand":
-        return f"{who} shows their hand to {tgt}: {_cards(e)}."
-    if k == "reshuffle":
-        return f"The discard pile is shuffled into a new draw pile ({e.count} cards)."
-    if k == "empty":
-        return f"Nothing is left to draw; {who} passes."
-    if k == "row":
-        return f"Face up for the trump draft: {_cards(e)}."
-    if k == "aside":
-        return f"Set aside face up: {_cards(e)}."
-    if k == "take":
-        return f"{who} takes {e.cards[0].name} from the row."
-    if k == "trump":
-        return f"Trump: {e.cards[0].name} ({e.color} and every {e.cards[0].rank})."
-    if k == "leave":
-        return f"{who} leaves the trick with {_cards(e)}."
-    if k == "trick":
-        return f"{who} wins the trick" + (f"; {tgt} left it and leads next." if tgt else " and leads next.")
-    if k == "round_over" and e.reason == "bonus":
-        return f"{who} scores {e.points} points this round (5 of them for hitting the target)."
-    if k == "round_over" and e.reason == "score":
-        return f"{who} scores {e.points} points this round."
-    if k == "round_over":
-        return f"{who} wins the round and scores {e.points} points."
-    if k == "match_over":
-        return f"{who} wins the match with {e.points} points!"
-    return f"{k} {who}".strip() + "."
-
+    words = None
+    for v in [variant] if variant is not None else _PLAIN:
+        words = words or _lookup(_WORDS, v, k)
+    if words is None:
+        if k == "draw":
+            return _draw(e, who, variant)
+        words = COMMON_WORDS.get(k)
+    if words is None:
+        return f"{k} {who}".strip() + "."
+    if callable(words):
+        return words(e, who, tgt)
+    pile = f" (pile {e.target + 1})" if e.target is not None else ""
+    return words.format(who=who, tgt=tgt, n=e.count, kind=e.reason or "", color=e.color or "",
+                        cards=_cards(e), pile=pile, points=e.points)

@@ -1,54 +1,36 @@
-"""The :class:`Game` base class: state, turn order, drawing, UNO calls, scoring.
+"""The :class:`Game` base class: seats, the turn and the decision waited on, acting, rounds.
 
-A variant is a subclass registered by name (see :mod:`core.registry`). The
-base class owns what every UNO-like game shares: seats and names, the deck and
-its piles, drawing and reshuffling through the deck source, calling and
-catching UNO, rounds and match scores, serialisation and observations. A
-variant overrides a few documented hooks:
+A variant is a subclass registered by name (see :mod:`core.registry`). The base class owns what
+every UNO-like game shares: seats and names, the deck, the decision the game waits on and who
+may act, applying actions (an illegal one changes nothing), UNO calls and catches, rounds and
+match scores. It has the piles' mechanics (:mod:`core.piles`); its views, saved state and
+scripted positions are built in :mod:`core.observation`, :mod:`core.state` and
+:mod:`core.setup`. A variant overrides the hooks listed in ``docs/engine.md`` (the table there
+names every one, and a test checks it).
 
-* :meth:`build_deck` - the faces of the deck;
-* :attr:`OPTIONS` - the rule options and their defaults;
-* :meth:`is_playable`, :meth:`card_points`, :meth:`accepts_start_card`;
-* :meth:`_turn_actions` - legal actions of the player whose turn it is;
-* :meth:`_do` - carry out a legal action;
-* :meth:`_start_effect` - the starting card's effect.
-
-Whose turn it is (:attr:`current`) and who may act now (:meth:`to_act`) are
-different things: any player may catch a missed UNO, and later variants let
-players jump in out of turn.
+Whose turn it is (:attr:`current`), the decision the game waits on (:attr:`decision`) and who
+may act now (:meth:`to_act`) are different things: any player may catch a missed UNO, a card
+may ask another player to decide, and some variants let players jump in out of turn.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from .actions import UNO, Action, play_action
 from .cards import COLORS, Card, parse_card
+from .decisions import Decision
 from .errors import IllegalAction, InvalidCard
 from .events import Event
-from .source import DeckSource, SeededSource, seed_bytes
+from .observation import Observation, PrivateObservation, PublicObservation, private_view, public_view
+from .options import Option
+from .piles import Piles
+from .setup import lay_out, seat_names
+from .source import Chance, ChanceStop, DeckSource, SeededSource, StopAtChance, check_order, seed_bytes
+from .state import load, problems, save
 
 
-@dataclass(frozen=True)
-class Option:
-    """One rule option: its type, default and the values it accepts."""
-
-    default: Any
-    doc: str
-    check: Callable[[Any], bool] | None = None
-    """Extra validation beyond the type; returns True when the value is good."""
-
-    def validate(self, name: str, value: Any) -> Any:
-        typ = type(self.default)
-        if typ is int and isinstance(value, bool) or not isinstance(value, typ):
-            raise ValueError(f"option {name!r} must be {typ.__name__}, not {value!r}")
-        if self.check is not None and not self.check(value):
-            raise ValueError(f"option {name!r}: bad value {value!r} ({self.doc})")
-        return value
-
-
-class Game:
+class Game(Piles):
     """One table: a match of rounds of one variant.
 
     Create games with :func:`core.new_game`. Every attribute below is public
@@ -62,6 +44,9 @@ class Game:
     max_players: ClassVar[int] = 10
     hand_size: ClassVar[int] = 7
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    asks_others: ClassVar[bool] = False
+    """True for a variant whose steps ask players other than the turn's (its :meth:`_decider`
+    differs from :attr:`current`); the others take the quicker way to their legal actions."""
 
     # -- state (documented attributes) ----------------------------------------
     names: list[str]
@@ -91,6 +76,20 @@ class Game:
     """This round's dealer; the player after them starts."""
     version: int
     """Counts applied actions; clients quote it with their intents."""
+    hands: list[list[Card]]
+    """Every seat's cards (hidden: a view shows a seat only its own)."""
+    draw_pile: list[Card]
+    """The draw pile; the next card drawn is the last."""
+    pending: dict[str, Any] | None
+    """A pending effect (a draw stack, a challengeable card); views show its public part."""
+    exposed: int | None
+    """A player holding one card who did not call UNO and may still be caught."""
+    out: list[bool]
+    """Seats out of this round (knocked out; gone out in the extended rules)."""
+    source: DeckSource
+    """Where chance comes from when nobody settled it first (see :mod:`core.source`)."""
+    epoch: int
+    """How many orders the game has used: the number of its next chance node."""
 
     def __init__(
         self,
@@ -100,22 +99,10 @@ class Game:
         options: dict[str, Any] | None = None,
         setup: dict[str, Any] | None = None,
         source: DeckSource | None = None,
+        settled: Iterable[tuple[Chance, Sequence[Any]]] = (),
     ) -> None:
-        if isinstance(players, bool):
-            raise ValueError("players must be a count or a list of names")
-        if isinstance(players, int):
-            count = players
-            names = None
-        elif isinstance(players, (list, tuple)) and all(isinstance(n, str) for n in players):
-            count = len(players)
-            names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(players)]
-        else:
-            raise ValueError("players must be a count or a list of names")
-        if not self.min_players <= count <= self.max_players:
-            raise ValueError(
-                f"{self.variant} is for {self.min_players} to {self.max_players} players, not {count}"
-            )
-        self.names = names if names is not None else [f"Player {i + 1}" for i in range(count)]
+        self.names = seat_names(players, self.variant, self.min_players, self.max_players)
+        count = len(self.names)
         self.options = self.check_options(options or {})
         self.seed = seed_bytes(seed)
         self.source: DeckSource = source if source is not None else SeededSource(self.seed)
@@ -125,6 +112,8 @@ class Game:
         self.dealer = count - 1
         self.version = 0
         self.epoch = 0
+        for chance, order in settled:
+            self.settle(chance, order)
         self._legal_cache: tuple[int, dict[int, tuple[Action, ...]]] = (-1, {})
         self._reset_round()
         if setup is not None:
@@ -230,66 +219,10 @@ class Game:
             raise InvalidCard(f"{text!r} is not a card of the {self.variant} deck")
         return face
 
-    def _card_pool(self) -> dict[tuple[str | None, str], list[Card]]:
-        """This deck's cards by face, for a setup to take from (what is left stays in it)."""
-        pool: dict[tuple[str | None, str], list[Card]] = {}
-        for card in self.cards:
-            pool.setdefault(card.face, []).append(card)
-        return pool
-
-    def _take_setup_card(self, pool: dict[tuple[str | None, str], list[Card]], text: str) -> Card:
-        """Take a card named by notation out of ``pool``; each copy can be taken once."""
-        face = self.parse(text)
-        if not pool.get(face):
-            raise ValueError(f"setup names more copies of {text} than the deck holds")
-        return pool[face].pop(0)
-
     def _setup(self, setup: dict[str, Any]) -> None:
-        """Lay out a scripted mid-round position (see :func:`core.new_game`)."""
-        known = {"hands", "discard", "draw", "current", "direction", "color", "scores", "dealer"}
-        unknown = set(setup) - known
-        if unknown:
-            raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
-        n = self.num_players
-        pool = self._card_pool()
-
-        def take(text: str) -> Card:
-            return self._take_setup_card(pool, text)
-
-        hands = setup.get("hands", [[] for _ in range(n)])
-        if len(hands) != n:
-            raise ValueError(f"setup 'hands' needs {n} lists, one per player")
-        self.hands = [[take(t) for t in hand] for hand in hands]
-        self.discard = [take(t) for t in setup.get("discard", [])]
-        named_draw = [take(t) for t in setup.get("draw", [])]
-        rest = [c for cards in pool.values() for c in cards]
-        rest.sort(key=lambda c: c.id)
-        rest = self.source.shuffle(rest, self.epoch)
-        self.epoch += 1
-        if not self.discard:
-            # Turn a starting card the way a real deal would accept one.
-            starters = [i for i, c in enumerate(rest) if self.accepts_start_card(c)]
-            if not starters:
-                raise ValueError("setup leaves no card to start the discard pile")
-            self.discard.append(rest.pop(starters[-1]))
-        # draw_pile pops from the end: named draws last so the first is drawn first.
-        self.draw_pile = rest + named_draw[::-1]
-        self.dealer = setup.get("dealer", n - 1)
-        self.current = setup.get("current", self._next(self.dealer))
-        if not (isinstance(self.current, int) and 0 <= self.current < n):
-            raise ValueError(f"setup 'current' must be a player from 0 to {n - 1}")
-        self.direction = setup.get("direction", 1)
-        if self.direction not in (1, -1):
-            raise ValueError("setup 'direction' must be 1 or -1")
-        top = self.discard[-1]
-        self.color = setup.get("color", top.color)
-        if top.is_wild and self.color not in COLORS:
-            raise ValueError("setup needs a 'color' (red, yellow, green or blue) when the top card is a wild")
-        if not top.is_wild and self.color != top.color:
-            raise ValueError(f"setup 'color' {self.color!r} does not match the top card {top}")
-        if "scores" in setup:
-            self.scores = [int(s) for s in setup["scores"]]
-        self._deal_events: list[Event] = []
+        """Lay out a scripted mid-round position (see :func:`core.new_game`); variants with
+        state of their own take their keys out of ``setup`` and call this."""
+        lay_out(self, setup)
 
     def _deal(self) -> list[Event]:
         """Shuffle, deal and turn the starting card for a fresh round."""
@@ -313,12 +246,6 @@ class Game:
         events.append(Event("start", cards=(card,), color=card.color))
         self._start_effect(card, events)
         return events
-
-    def _shuffled(self, cards: list[Card]) -> list[Card]:
-        cards.sort(key=lambda c: c.id)  # the source sees a canonical order
-        out = self.source.shuffle(cards, self.epoch)
-        self.epoch += 1
-        return out
 
     # -- public read-only view -----------------------------------------------
     @property
@@ -390,8 +317,35 @@ class Game:
         return list(self._deal_events)
 
     # -- acting -----------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits on (``None`` once the round is over): who must decide,
+        what kind of decision it is, and what they may answer. :meth:`apply` with one of its
+        ``legal`` actions resolves it; the turn stays :attr:`current`'s."""
+        if self.phase == "over":
+            return None
+        p = self._decider()
+        return Decision(p, self._decision_kind(), self._legal(p))
+
+    def _decider(self) -> int:
+        """Who the game waits on: the player whose turn it is, unless a variant's step asks
+        someone else (a colour, a challenge, an answer to an effect)."""
+        return self.current
+
+    def _decision_kind(self) -> str:
+        """What the game waits on :meth:`_decider` for; the phase by default."""
+        return self.phase
+
+    def _decision_actions(self, p: int) -> list[Action]:
+        """Legal actions of ``p``, the player the game waits on (:meth:`_decider`)."""
+        return self._turn_actions(p)
+
     def to_act(self) -> list[int]:
-        """Every player who has a legal action now, in seat order."""
+        """Every player who has a legal action now, in seat order: the decision's player and
+        whoever may act out of turn (calls and catches, jump-ins)."""
+        if self.asks_others:
+            return self._to_act(self._decider())
+        # The same as _to_act(self.current), spelt out: this is the engine's hottest question.
         if self.phase == "over":
             return []
         if self.exposed is not None:
@@ -400,12 +354,37 @@ class Game:
             return [self.current]
         return [p for p in range(self.num_players) if p == self.current or self._out_of_turn_actions(p)]
 
+    def _to_act(self, d: int) -> list[int]:
+        """:meth:`to_act` when the game waits on ``d``."""
+        if self.phase == "over":
+            return []
+        if self.exposed is not None:
+            return [p for p in range(self.num_players) if not self.out[p]]
+        if not self._has_out_of_turn():
+            return [d]
+        return [p for p in range(self.num_players) if p == d or self._out_of_turn_actions(p)]
+
+    def acting_order(self) -> list[int]:
+        """Who may act now, in the order they get the chance: players acting out of turn first
+        (a catch is shouted before the next card lands), in seat order from the player the game
+        waits on, and that player last.
+
+        One place for the order, so a bot table, a local session and the network host let the
+        same player go first.
+        """
+        acting = self.to_act()
+        if len(acting) < 2:
+            return acting
+        n, first = self.num_players, self._decider()
+        order = sorted(acting, key=lambda q: (q - first) % n)
+        return [q for q in order if q != first] + [q for q in order if q == first]
+
     def _has_out_of_turn(self) -> bool:
-        """Cheap test: could anyone but the current player act now (jump-ins, ...)?"""
+        """Cheap test: could anyone but the deciding player act now (jump-ins, ...)?"""
         return False
 
     def _out_of_turn_actions(self, p: int) -> list[Action]:
-        """Legal actions of ``p`` when it is not ``p``'s turn (besides UNO calls and catches)."""
+        """Legal actions of ``p`` when the game does not wait on ``p`` (besides UNO calls and catches)."""
         return []
 
     def legal_actions(self, p: int) -> list[Action]:
@@ -415,15 +394,21 @@ class Game:
     def _legal(self, p: int) -> tuple[Action, ...]:
         # Cached per state version: a random or bot move asks, then apply checks.
         cache = self._legal_cache
-        if cache[0] == self.version and p in cache[1]:
-            return cache[1][p]
-        if cache[0] != self.version:
-            cache = self._legal_cache = (self.version, {})
+        version = self.version
+        if cache[0] == version:
+            got = cache[1].get(p)
+            if got is not None:
+                return got
+        else:
+            cache = self._legal_cache = (version, {})
         if self.phase == "over" or not 0 <= p < len(self.names):
             acts: list[Action] = []
         else:
-            if p == self.current:
-                acts = self._turn_actions(p)
+            if not self.asks_others:  # the hot path of most variants: the turn's player decides
+                acts = self._turn_actions(p) if p == self.current else \
+                    self._out_of_turn_actions(p) if self._has_out_of_turn() else []
+            elif p == self._decider():
+                acts = self._decision_actions(p)
             else:
                 acts = self._out_of_turn_actions(p) if self._has_out_of_turn() else []
             x = self.exposed
@@ -497,95 +482,13 @@ class Game:
             return "you cannot catch yourself"
         if kind == "uno":
             return "you can call UNO only as you play your second-to-last card (or right after)"
-        if p != self.current:
-            return f"it is {self.names[self.current]}'s turn, not {name}'s"
+        d = self._decider()
+        if p != d:
+            return f"it is {self.names[d]}'s turn, not {name}'s"
         return self._explain_turn(p, action)
 
     def _explain_turn(self, p: int, action: Action) -> str:
         return f"{action} is not a legal move now"
-
-    # -- shared mechanics for variants ------------------------------------------
-    def _hand_card(self, p: int, card_id: int | None) -> Card | None:
-        for c in self.hands[p]:
-            if c.id == card_id:
-                return c
-        return None
-
-    def _can_draw(self) -> bool:
-        return bool(self.draw_pile) or len(self.discard) > 1 or bool(self.set_aside)
-
-    def _draw_one(self, events: list[Event]) -> Card | None:
-        if not self.draw_pile:
-            if len(self.discard) <= 1 and not self.set_aside:
-                return None
-            top = self.discard.pop()
-            self.draw_pile = self._shuffled(self.discard + self.set_aside)
-            self.discard = [top]
-            self.set_aside = []
-            events.append(Event("reshuffle", count=len(self.draw_pile)))
-        return self.draw_pile.pop()
-
-    def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
-        """``p`` draws ``n`` cards (fewer if the piles run dry)."""
-        got: list[Card] = []
-        for _ in range(n):
-            c = self._draw_one(events)
-            if c is None:
-                break
-            got.append(c)
-        self._give(p, got, reason, events)
-        return got
-
-    def _give(self, p: int, cards: list[Card], reason: str, events: list[Event]) -> None:
-        if cards:
-            self.hands[p].extend(cards)
-            self.declared[p] = False
-            if self.exposed == p:
-                self.exposed = None
-        events.append(Event("draw", player=p, cards=tuple(cards), count=len(cards), reason=reason,
-                            visible_to=(p,)))
-        self._after_draw(p, events)
-
-    def _after_draw(self, p: int, events: list[Event]) -> None:
-        """Called after every draw (a variant's knock-out rule hooks in here)."""
-
-    def _discard_from_hand(self, p: int, card: Card) -> None:
-        """Move ``card`` from ``p``'s hand to the pile and track UNO calls."""
-        hand = self.hands[p]
-        hand.remove(card)
-        self.discard.append(card)
-        if len(hand) == 1 and not self.declared[p]:
-            self.exposed = p
-
-    def _end_round(self, winner: int, events: list[Event]) -> None:
-        self.phase = "over"
-        self.winner = winner
-        self.exposed = None
-        self.pending = None
-        points = sum(self.card_points(c) for q, h in enumerate(self.hands) if q != winner for c in h)
-        points += self._round_bonus(winner)
-        self.last_points = points
-        self.scores[winner] += points
-        events.append(Event("round_over", player=winner, points=points))
-        if self.match_winner is not None:
-            events.append(Event("match_over", player=self.match_winner, points=self.scores[self.match_winner]))
-
-    def _round_bonus(self, winner: int) -> int:
-        """Points the winner scores beyond the cards in other hands."""
-        return 0
-
-    def _knock_out(self, p: int, events: list[Event]) -> None:
-        """Take ``p`` out of the round; their hand is set aside until the next reshuffle."""
-        self.out[p] = True
-        self.set_aside.extend(self.hands[p])
-        events.append(Event("knockout", player=p, count=len(self.hands[p])))
-        self.hands[p] = []
-        self.declared[p] = False
-        if self.exposed == p:
-            self.exposed = None
-        left = self.active
-        if len(left) == 1:
-            self._end_round(left[0], events)
 
     def next_round(self) -> list[Event]:
         """Deal the match's next round; the deal passes to the next seat."""
@@ -601,7 +504,7 @@ class Game:
         return self.deal_events
 
     # -- observation --------------------------------------------------------------
-    def observation(self, p: int | None) -> dict[str, Any]:
+    def observation(self, p: int | None) -> Observation:
         """Everything player ``p`` may see and nothing else; ``None`` is a spectator.
 
         Other hands appear only as counts (and in full once the round is over,
@@ -609,73 +512,24 @@ class Game:
         :meth:`public_observation` with :meth:`private_observation` on top.
         """
         obs = self.public_observation()
-        obs.update(self.private_observation(p))
-        return obs
+        obs.update(self.private_observation(p))  # type: ignore[typeddict-item]
+        return obs  # type: ignore[return-value]
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> PublicObservation:
         """The part of every :meth:`observation` that is the same for every seat and spectator.
 
         A host building all the players' views of one state builds this once
         (the seats' views share it; none of them may be changed in place).
         """
-        n = self.num_players
-        obs: dict[str, Any] = {
-            "variant": self.variant,
-            "version": self.version,
-            "round": self.round,
-            "dealer": self.dealer,
-            "current": self.current,
-            "direction": self.direction,
-            "color": self.color,
-            "top": self.top.to_dict() if self.discard else None,
-            "discard": [c.to_dict() for c in self.discard],
-            "draw_count": len(self.draw_pile),
-            "set_aside_count": len(self.set_aside),
-            "deck_size": len(self.cards),
-            "phase": self.phase,
-            "pending": self._public_pending(),
-            "players": [
-                {
-                    "name": self.names[q],
-                    "cards": len(self.hands[q]),
-                    "uno": self.declared[q] and len(self.hands[q]) == 1,
-                    "exposed": self.exposed == q,
-                    "out": self.out[q],
-                    "score": self.scores[q],
-                }
-                for q in range(n)
-            ],
-            "to_act": self.to_act(),
-            "options": dict(self.options),
-            "target_score": self.target_score,
-            "over": self.over,
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "match_over": self.match_over,
-            "match_winner": self.match_winner,
-        }
-        if self.over:
-            obs["hands"] = [[c.to_dict() for c in h] for h in self.hands]
-            obs["hand_points"] = [sum(self.card_points(c) for c in h) for h in self.hands]
-            obs["points"] = self.last_points
-            obs["bonus"] = self._round_bonus(self.winner) if self.winner is not None else 0
-        self._observe_public(obs)
-        return obs
+        return public_view(self)
 
-    def private_observation(self, p: int | None) -> dict[str, Any]:
+    def private_observation(self, p: int | None) -> PrivateObservation:
         """The part of :meth:`observation` that is ``p``'s alone: ``me``, and a player's hand and choices.
 
         Its keys never appear in :meth:`public_observation`; this is the one
         place a hidden card enters a view.
         """
-        me = p if p is not None and 0 <= p < self.num_players else None
-        obs: dict[str, Any] = {"me": me}
-        if me is not None:
-            obs["hand"] = [c.to_dict() for c in self.hands[me]]
-            obs["legal"] = [a.to_dict() for a in self.legal_actions(me)]
-            obs["drawn"] = self.drawn if me == self.current and self.phase == "drawn" else None
-        self._observe_private(obs, me)
-        return obs
+        return private_view(self, p)
 
     def _observe_public(self, obs: dict[str, Any]) -> None:
         """Add a variant's own public keys to :meth:`public_observation`."""
@@ -690,34 +544,14 @@ class Game:
     # -- serialisation -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The whole state as msgpack-able data (see :meth:`from_dict`)."""
-        return {
-            "variant": self.variant,
-            "names": list(self.names),
-            "options": dict(self.options),
-            "seed": self.seed,
-            "scores": list(self.scores),
-            "round": self.round,
-            "dealer": self.dealer,
-            "version": self.version,
-            "epoch": self.epoch,
-            "hands": [[c.id for c in h] for h in self.hands],
-            "draw_pile": [c.id for c in self.draw_pile],
-            "discard": [c.id for c in self.discard],
-            "current": self.current,
-            "direction": self.direction,
-            "color": self.color,
-            "phase": self.phase,
-            "pending": None if self.pending is None else dict(self.pending),
-            "drawn": self.drawn,
-            "declared": list(self.declared),
-            "exposed": self.exposed,
-            "out": list(self.out),
-            "set_aside": [c.id for c in self.set_aside],
-            "winner": self.winner,
-            "last_points": self.last_points,
-            "deal_events": [e.to_dict() for e in self._deal_events],
-            "extra": self._save_extra(),
-        }
+        return save(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], *, source: DeckSource | None = None) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`; ``Game.from_dict`` picks the variant class."""
+        from .registry import variant_class
+
+        return load(variant_class(d["variant"]) if cls is Game else cls, d, source)
 
     def _save_extra(self) -> dict[str, Any]:
         """A variant's own state for :meth:`to_dict` (msgpack-able)."""
@@ -726,43 +560,70 @@ class Game:
     def _load_extra(self, d: dict[str, Any]) -> None:
         """Restore what :meth:`_save_extra` saved."""
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], *, source: DeckSource | None = None) -> "Game":
-        """Rebuild a game saved by :meth:`to_dict`; ``Game.from_dict`` picks the variant class."""
-        from .registry import variant_class
+    # -- invariants ---------------------------------------------------------------------
+    def all_cards(self) -> list[Card]:
+        """Every card of the game wherever it lies (a variant with more places adds them)."""
+        return [c for h in self.hands for c in h] + self.draw_pile + self.discard + self.set_aside
 
-        klass = variant_class(d["variant"]) if cls is Game else cls
-        g = klass.__new__(klass)
-        g.names = list(d["names"])
-        g.options = klass.check_options(dict(d["options"]))
-        g.seed = bytes(d["seed"])
-        g.source = source if source is not None else SeededSource(g.seed)
-        g._init_deck()
-        by_id = g.cards.__getitem__
-        g.scores = list(d["scores"])
-        g.round = d["round"]
-        g.dealer = d["dealer"]
-        g.version = d["version"]
-        g._legal_cache = (-1, {})
-        g.epoch = d["epoch"]
-        g.hands = [[by_id(i) for i in h] for h in d["hands"]]
-        g.draw_pile = [by_id(i) for i in d["draw_pile"]]
-        g.discard = [by_id(i) for i in d["discard"]]
-        g.current = d["current"]
-        g.direction = d["direction"]
-        g.color = d["color"]
-        g.phase = d["phase"]
-        g.pending = None if d["pending"] is None else dict(d["pending"])
-        g.drawn = d["drawn"]
-        g.declared = list(d["declared"])
-        g.exposed = d["exposed"]
-        g.out = list(d["out"])
-        g.set_aside = [by_id(i) for i in d["set_aside"]]
-        g.winner = d["winner"]
-        g.last_points = d["last_points"]
-        g._deal_events = [Event.from_dict(e) for e in d["deal_events"]]
-        g._load_extra(d.get("extra", {}))
-        return g
+    def inconsistencies(self) -> list[str]:
+        """What is wrong with this state, in words; empty for every state the rules can reach.
+
+        The self-play tests ask it after every move; a loaded save can be checked with it.
+        Variants add their own invariants (:meth:`_inconsistencies`).
+        """
+        return problems(self)
+
+    def _inconsistencies(self) -> list[str]:
+        """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
+        return []
+
+    # -- chance, asked before it is used ---------------------------------------------------
+    def chance_for(self, p: int, action: Action | dict[str, Any]) -> Chance | None:
+        """The first shuffle that ``apply(p, action)`` would need and nobody has settled yet.
+
+        ``None``: the move needs no order beyond those already given (:meth:`settle`); applying
+        it then never asks the deck source. Otherwise settle the :class:`~core.Chance` and ask
+        again: a move can need several (a reshuffle, then a token drawn from the bag). An illegal
+        action raises :class:`IllegalAction`, as :meth:`apply` would. The game is not changed.
+        """
+        return self._first_chance(lambda probe: probe.apply(p, action))
+
+    def chance_for_next_round(self) -> Chance | None:
+        """As :meth:`chance_for`, for :meth:`next_round`'s deal."""
+        return self._first_chance(lambda probe: probe.next_round())
+
+    def settle(self, chance: Chance, order: Sequence[Any]) -> None:
+        """Give the outcome of a chance node: ``order`` is ``chance.items`` in their new order.
+
+        The next move or deal that reaches epoch ``chance.epoch`` with these items uses it as
+        it is. A ``ValueError`` if ``order`` is not a permutation of the items or the epoch has
+        passed. Settled orders are the caller's input to the next move, not game state: they
+        are not saved by :meth:`to_dict`.
+        """
+        if chance.epoch < self.epoch:
+            raise ValueError(f"epoch {chance.epoch} has passed (the game is at epoch {self.epoch})")
+        # A new map, not the class's empty one: a game that is never given an order has one
+        # attribute fewer, which keeps CPython's quick attribute access (at most 30 keys).
+        self._settled = {**self._settled, chance.epoch: (tuple(chance.items), check_order(chance, order))}
+
+    def _first_chance(self, move: Callable[["Game"], object]) -> Chance | None:
+        """Make ``move`` on a copy whose source answers nothing: the first order it lacks."""
+        probe = type(self).from_dict(self.to_dict(), source=StopAtChance())
+        probe._settled = dict(self._settled)
+        try:
+            move(probe)
+        except ChanceStop as stop:
+            return stop.chance
+        return None
+
+    def restore(self, snapshot: dict[str, Any], *, source: DeckSource | None = None) -> None:
+        """Put this game back to ``snapshot`` (a :meth:`to_dict`), in place: whoever holds the
+        object sees the restored state. The deck source stays, unless ``source`` replaces it."""
+        if snapshot.get("variant") != self.variant:
+            raise ValueError(f"a {snapshot.get('variant')!r} snapshot cannot restore a {self.variant} game")
+        fresh = type(self).from_dict(snapshot, source=source if source is not None else self.source)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
     def copy(self) -> "Game":
         return type(self).from_dict(self.to_dict(), source=self.source)

@@ -20,9 +20,49 @@ joint seeds), so anything that is neither must not go through a source.
 from __future__ import annotations
 
 import hashlib
-from typing import Protocol, Sequence, TypeVar
+from typing import Any, NamedTuple, Protocol, Sequence, TypeVar
 
 T = TypeVar("T")
+
+
+class Chance(NamedTuple):
+    """A chance node: the engine needs epoch ``epoch``'s order of ``items`` before it can go on.
+
+    :meth:`core.Game.chance_for` (and its siblings) tell a caller this *before* a move, so the
+    caller can settle the order (a network host: the fair deal's round trips) and hand it over
+    with :meth:`core.Game.settle`; the move then uses exactly that order and never has to be
+    rolled back (OpenSpiel's chance nodes, resolved by the caller).
+    """
+
+    epoch: int
+    """The number of this request within the game (the deck source's ``epoch``)."""
+    items: tuple[Any, ...]
+    """What is to be shuffled, in canonical order: cards by id, or public token names in their
+    fixed order (see the module's notes)."""
+
+
+class ChanceStop(Exception):
+    """Raised inside a probe of the engine at the first chance node nobody has settled."""
+
+    def __init__(self, chance: Chance) -> None:
+        super().__init__(f"epoch {chance.epoch} is not settled")
+        self.chance = chance
+
+
+class StopAtChance:
+    """The deck source of a probe: it answers nothing, it reports what was asked."""
+
+    def shuffle(self, items: Sequence[T], epoch: int) -> list[T]:
+        raise ChanceStop(Chance(epoch, tuple(items)))
+
+
+def check_order(chance: Chance, order: Sequence[Any]) -> list[Any]:
+    """``order`` as a list, if it is ``chance.items`` permuted; a ``ValueError`` otherwise."""
+    order = list(order)
+    key = (lambda x: (0, x.id) if hasattr(x, "id") else (1, str(x)))
+    if len(order) != len(chance.items) or sorted(order, key=key) != sorted(chance.items, key=key):
+        raise ValueError(f"the order for epoch {chance.epoch} is not a permutation of its items")
+    return order
 
 
 class DeckSource(Protocol):

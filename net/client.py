@@ -33,7 +33,16 @@ What it finds is queued as local messages (never sent on the wire):
 * ``{"type": "verdict", "seat": n, "name": str, "round": r, "ok": bool, "code": str,
   "reason": str}`` - another player's audit, as relayed in the signed log;
 * ``{"type": "security", "level": "warning", "reason": str}`` - e.g. a known
-  host whose key changed (accepted only because the address named the new key).
+  host whose key changed (accepted only because the address named the new key),
+  or a host that went back past a revealed shuffle (allowed once a match);
+* ``{"type": "auto", "round": r, "why": str, "action": dict, "live": bool}`` -
+  the host made a move for this seat (``why``: ``timer``, ``away``, ``bench``);
+* ``{"type": "accused", "by": str, "stage": str, "evidence": bool, "reason": str}``
+  - the host struck this seat for a deadline; ``evidence``: this client had
+  sent the answer, and keeps it in its transcript (see :mod:`net.watch`).
+
+Every text in what it queues is cleaned (:func:`net.messages.clean_text`):
+names, chat, reasons, verdicts may come from a hostile peer.
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from core import Action
 from . import framing, messages, patch, secure
 from .address import parse_address, split_fingerprint
 from .fair import HOST_PID, Ledger, Unfair, entry_hash, peer_message, seed_commitment, unpack
+from .watch import SeatWatch
 from .framing import MAX_FRAME_FROM_HOST
 from .identity import FP_ADDRESS, Identity, KnownHosts
 from .messages import HOST_SCHEMAS, PROTOCOL_VERSION, MessageError
@@ -146,8 +156,16 @@ class Client:
         self._channel: secure.Channel | None = None
         self._pending: list[dict[str, Any]] = []
         """Messages that came in the welcome's frame, for :meth:`_receive` to take first."""
-        self._seeds: dict[tuple[bytes, int, int], bytes] = {}
-        self._my_commit: dict[tuple[bytes, int, int], bytes] = {}
+        self._seeds: dict[tuple[bytes, int, int, bytes], bytes] = {}
+        """(game, epoch, attempt, deck root) -> this seat's seed: a fresh one for every commitment."""
+        self._my_commit: dict[tuple[bytes, int, int], tuple[bytes, bytes]] = {}
+        """(game, epoch, attempt) -> (deck root, this seat's seed commitment to it)."""
+        self._watch = SeatWatch()
+        self._stop_reason: str | None = None
+        """Set when this client stops taking part (a host drawing again too often): the link ends with it."""
+        self._bad_host: tuple[str, int] | None = None
+        self._bad_count = 0
+        """Links in a row ended by a message from the host this client cannot accept, at the same place."""
         self._n = time.time_ns() // 1000
         self._catch_up = 0
         """Entries below this index are history resent on (re)connecting: not answered, audited quietly."""
@@ -246,7 +264,7 @@ class Client:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), self.connect_timeout)
         try:
-            hs = secure.ClientHandshake(self.identity, self.protocol_version)
+            hs = secure.ClientHandshake(self.identity, self.protocol_version, self.password)
             writer.write(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
             await writer.drain()
             reply = await framing.read_frame(reader, max_size=MAX_FRAME_FROM_HOST,
@@ -256,11 +274,11 @@ class Client:
             kind = reply["type"]
             if kind == "refuse":
                 cls = ProtocolVersionError if reply["code"] == "version" else Refused
-                raise cls(reply["code"], reply["reason"])
+                raise cls(messages.clean_text(reply["code"], 32), messages.clean_text(reply["reason"]))
             if kind != "hs2":
                 raise Refused("protocol", f"the host answered the handshake with {kind!r}")
             try:
-                host_key, channel, _body, auth = hs.finish(reply, self.password)
+                host_key, channel, _body, auth = hs.finish(reply)
             except secure.HandshakeError as e:
                 raise Refused(e.code, e.reason) from None
             self._check_host_key(host_key)
@@ -289,7 +307,7 @@ class Client:
             kind = reply["type"]
             if kind == "refuse":
                 cls = ProtocolVersionError if reply["code"] == "version" else Refused
-                raise cls(reply["code"], reply["reason"])
+                raise cls(messages.clean_text(reply["code"], 32), messages.clean_text(reply["reason"]))
             if kind != "welcome":
                 raise Refused("protocol", f"the host answered hello with {kind!r}")
         except BaseException:
@@ -303,7 +321,10 @@ class Client:
         self._reader, self._writer = reader, writer
         self.seat, self.role = reply["seat"], reply["role"]
         self.token = reply["token"] if reply["token"] is not None else self.token
-        self.host_name, self.heartbeat = reply["host"], float(reply["heartbeat"])
+        self.host_name, self.heartbeat = messages.clean_text(reply["host"], 64), float(reply["heartbeat"])
+        self._host_words = f"the host ({self.host_name or 'unnamed'}, key {host_key.hex()[:FP_ADDRESS]})"
+        """How this client names the host when it accuses it of something."""
+        self._watch.link_up()
         self._connected.set()
         return reply
 
@@ -314,6 +335,8 @@ class Client:
                 self._connected.clear()
                 if self._closing or self.ended is not None:
                     break
+                if self._stop_reason is not None:
+                    reason = self._stop_reason
                 if not self.reconnect or (self.token is None and not self.spectate):
                     self._emit({"type": "link", "state": "gave_up", "reason": reason})
                     break
@@ -370,10 +393,21 @@ class Client:
                 return str(e)
             except (framing.FrameError, MessageError) as e:
                 self._drop_link()
-                return str(e)
+                return self._refused_from_host(str(e))
             except (OSError, asyncio.IncompleteReadError) as e:
                 self._drop_link()
                 return str(e) or type(e).__name__
+
+    def _refused_from_host(self, reason: str) -> str:
+        """The link ended on a message from the host this client cannot take; the third time at the
+        same place (the host sends the same thing on every reconnection), it stops trying."""
+        where = (reason, len(self.ledger.entries) if self.ledger is not None else 0)
+        self._bad_count = self._bad_count + 1 if where == self._bad_host else 1
+        self._bad_host = where
+        if self._bad_count >= 3:
+            self.reconnect = False
+            return f"the host keeps sending what this client cannot accept ({reason})"
+        return reason
 
     def _take(self, msg: dict[str, Any]) -> str | None:
         """Act on one message from the host (checked against its schema); returns why the link ends, if it does."""
@@ -385,6 +419,9 @@ class Client:
             return None
         if kind in ("log", "deliver", "ruling", "sync"):
             self._fair_message(msg)
+            if self._stop_reason is not None:
+                self._bye(self._stop_reason)
+                return self._stop_reason
             return None
         if kind == "update":
             if "patch" in msg:  # what changed in the view this client holds (see net.patch)
@@ -394,24 +431,41 @@ class Client:
                     msg["obs"] = patch.apply(self.observation, msg.pop("patch"))
                 except patch.PatchError as e:
                     self._drop_link()  # reconnecting brings the whole view again
-                    return str(e)
+                    return self._refused_from_host(str(e))
             self.observation = msg["obs"]
             self._check_hand(msg["obs"])
         elif kind == "lobby":
+            msg = _cleaned_lobby(msg)
             self.lobby = msg
         elif kind == "end":
             self.ended = msg
+            self._check_last_verdicts()
+        else:
+            msg = _cleaned(msg)
         self._emit(msg)
         if kind == "end":
+            self._run_due_audit()  # the last round's verdict goes out, and into the transcript, first
+            if self._transcript is not None:
+                self._transcript.seal("over")
             self._drop_link()
             return "the game is over"
         if kind == "bye" or (kind == "error" and msg["fatal"]):
             self._drop_link()
-            reason = msg.get("reason", "the host closed the connection")
+            reason = msg.get("reason") or "the host closed the connection"
             if kind == "error" and msg["code"] == "replaced":
                 self.reconnect = False  # another client holds our seat now: do not fight it
+            if kind == "bye" and msg.get("closed"):
+                self.reconnect = False  # the table is closed for good: nothing to come back to
+                reason = "the host closed the table" + (f" ({reason})" if msg.get("reason") else "")
             return reason
         return None
+
+    def _bye(self, reason: str) -> None:
+        """Leave the table on purpose (no reconnecting)."""
+        self.reconnect = False
+        with contextlib.suppress(Exception):
+            self._write({"type": "bye", "reason": reason[:200]})
+        self._drop_link()
 
     def _drop_link(self) -> None:
         if self._writer is not None:
@@ -421,6 +475,8 @@ class Client:
         self._connected.clear()
 
     def _emit(self, msg: dict[str, Any]) -> None:
+        if msg["type"] in _LOCAL_TEXT:  # made here from what the host sent: clean every text in it
+            msg = {k: messages.clean_text(v) if isinstance(v, str) else v for k, v in msg.items()}
         self.messages.put_nowait(msg)
         if self.on_message is not None:
             try:
@@ -450,8 +506,11 @@ class Client:
                 directory = Path(self.transcript_dir) if self.transcript_dir else default_transcript_dir()
                 who = f"seat{self.seat}" if self.seat is not None else "spectator"
                 host_fp = (self.host_key or b"").hex()[:12]
-                self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", me=self.identity.public,
-                                                           seat=self.seat, host=self.host_key, batched=True)
+                # n0: every message this client signs from now on has a larger counter (the audit
+                # asks a `sent` record of those, not of an earlier session's).
+                self._transcript = TranscriptWriter.create(directory, f"{host_fp}-{who}", signer=self.identity,
+                                                           seat=self.seat, host=self.host_key, batched=True,
+                                                           n0=self._n)
                 self.transcript_path = self._transcript.path
             except OSError as e:
                 log.error("cannot write the transcript: %s", e)
@@ -490,20 +549,30 @@ class Client:
             length = msg["len"]
             self._catch_up = length
             self._held = []
+            self._record(kind, msg)  # every (re)connection: the deliveries resent after it are no duplicates
             if length < len(ledger.entries):
                 if length and entry_hash(ledger.entries[length - 1][0]) != msg["head"]:
-                    self._record(kind, msg)
                     self._unfair(Unfair("chain", "the host's log forks from the one this client holds"))
                     return
-                self._record(kind, msg)
                 if self.fairness is None:
+                    before = ledger.redraws()
                     try:
                         self.ledger = ledger.rebuilt(length)
                     except Unfair as u:
                         self._unfair(u)
+                        if u.code == "rewind":
+                            self._stop(u.reason)
+                        return
                     self._emit({"type": "security", "level": "warning",
                                 "reason": f"the host restarted and went back {len(ledger.entries) - length} "
                                           "log entries"})
+                    if self.ledger.redraws() > before:
+                        self._emit({"type": "security", "level": "warning",
+                                    "reason": "the host went back past a revealed shuffle: it may deal those "
+                                              "cards again. A crash may do that once in a match; a second "
+                                              "time, this client stops playing"})
+            if length <= len(self.ledger.entries):
+                self._flush_held()  # nothing to catch up: what is owed is owed now
             return
         self._record(kind, msg)
         try:
@@ -514,26 +583,30 @@ class Client:
                     d = None  # the ledger says what is wrong with it
                 if ledger.entries and isinstance(d, dict) and d.get("i", -1) < len(ledger.entries):
                     return  # resent after a reconnect: already held
+                index = len(ledger.entries)
                 acts = ledger.add_entry(msg["e"], msg["sig"], d)
                 if ledger.unchecked and self._quiet is None:
                     self._when_quiet_in(QUIET)
-                if len(ledger.entries) <= self._catch_up:
+                live = index >= self._catch_up  # made while this link was up (not history resent on it)
+                if not live:
                     for act in acts:
                         if act[0] == "audit":
                             self._audit(act[1], quiet=True)
                         elif act[0] in ("seed", "ack", "reveal"):
                             self._held.append(act)
+                        elif act[0] == "warn":
+                            self._fair_act(act)
                     if len(ledger.entries) == self._catch_up:
                         self._flush_held()
                 else:
                     for act in acts:
                         self._fair_act(act)
+                if self.seat is not None and isinstance(d, dict):
+                    self._watch_entry(d, index, live)
             elif kind == "deliver":
                 items = ledger.add_delivery(msg["m"], msg["sig"])
                 if items and self.seat is not None:
-                    from .fair import entry_hash as eh
-
-                    self._fair_send("rcpt", cards=items, x=eh(msg["m"]))
+                    self._fair_send("rcpt", cards=items, x=entry_hash(msg["m"]))
             elif kind == "ruling":
                 ledger.add_ruling(msg["m"], msg["sig"])
         except Unfair as u:
@@ -579,7 +652,7 @@ class Client:
             collect_when_idle()
 
     def _flush_held(self) -> None:
-        """After catching up: answer only the steps of the deal still waiting for us."""
+        """After catching up: answer only the steps of the deal still waiting for us, and a verdict owed."""
         ledger = self.ledger
         assert ledger is not None
         held, self._held = self._held, []
@@ -589,37 +662,71 @@ class Client:
             if ep is None or ep.aborted or ep.pi is not None:
                 continue
             what = act[0]
+            mine = self._my_commit.get((gid, ep.e, ep.a))
             if what == "seed" and ep.set_hash is None:
                 self._fair_act(act)
-            elif what in ("ack", "reveal") and (gid, ep.e, ep.a) in self._my_commit:
+            elif what in ("ack", "reveal") and mine is not None and mine[0] == ep.root:
                 if what == "ack" and ep.acks:
                     continue
                 self._fair_act(act)
+        # The round just closed, audited quietly on the way: the host still waits for our word on it.
+        r = ledger.verdict_owed(self.seat) if self.seat is not None else None
+        done = next((a for a in reversed(self.audits) if a["round"] == r), None)
+        if r is not None and done is not None:
+            self._send_verdict(r, done)
+
+    def _watch_entry(self, d: dict[str, Any], index: int, live: bool) -> None:
+        """What this seat alone can judge of a log entry (see :mod:`net.watch`)."""
+        ledger = self.ledger
+        assert ledger is not None and self.seat is not None
+        host = self._host_words
+        notes, evidence, failed = self._watch.entry(d, index, live, time.monotonic(), ledger, self.seat, host,
+                                                    self.lobby)
+        for i, m, sig in evidence:
+            if self._transcript is not None:
+                self._transcript.evidence(i, m, sig)
+                self._flush_transcript_soon()
+        for note in notes:
+            self._emit(note)
+        if failed is not None:
+            self._unfair(failed)
+
+    def _stop(self, reason: str) -> None:
+        """Stop taking part: leave the table and do not come back (the host is not to be played with)."""
+        self._stop_reason = f"this client stopped playing: {reason}"
+        self.reconnect = False
 
     def _fair_act(self, act: tuple[Any, ...]) -> None:
         ledger = self.ledger
         assert ledger is not None
         what = act[0]
         gid = ledger.game_id or b""
+        now = time.monotonic()
         if what == "seed":
             _, e, a, root = act
-            r = self._seeds.setdefault((gid, e, a), secrets.token_bytes(32))
+            # A fresh seed for every commitment: a host that re-runs an epoch (a new root) after seeing
+            # our seed gets a new one, never the old one to grind its order against.
+            r = self._seeds.setdefault((gid, e, a, root), secrets.token_bytes(32))
             d = seed_commitment(root, self.identity.public, r)
-            self._my_commit[(gid, e, a)] = d
+            self._my_commit[(gid, e, a)] = (root, d)
+            self._watch.asked(("seed", e, a), now)
             self._fair_send("seed", e=e, a=a, root=root, d=d)
         elif what == "ack":
             _, e, a, set_h = act
             ep = ledger.epochs[(e, a)]
             mine = self._my_commit.get((gid, e, a))
-            if mine is None:
+            if mine is None or mine[0] != ep.root:
                 return  # we never committed to this one (another client of ours did)
-            if ep.seeds.get(self.seat if self.seat is not None else HOST_PID) != mine:
+            if ep.seeds.get(self.seat if self.seat is not None else HOST_PID) != mine[1]:
                 raise Unfair("equivocation", f"epoch {e}: the host showed this seat's seed commitment altered")
+            self._watch.asked(("ack", e, a), now)
             self._fair_send("ack", e=e, a=a, set=set_h)
         elif what == "reveal":
             _, e, a = act
-            r = self._seeds.get((gid, e, a))
+            ep = ledger.epochs.get((e, a))
+            r = self._seeds.get((gid, e, a, ep.root)) if ep is not None else None
             if r is not None:
+                self._watch.asked(("reveal", e, a), now)
                 self._fair_send("reveal", e=e, a=a, r=r)
         elif what == "audit":
             # Audited once the link is quiet (the update of the round's last move handled, here
@@ -663,17 +770,38 @@ class Client:
         if quiet:
             return
         self._emit(verdict)
-        if self.seat is not None:
-            self._fair_send("verdict", r=r, ok=verdict["ok"], code=verdict["code"], why=verdict["reason"][:200])
+        if self.seat is not None and self.seat not in ledger.verdicts.get(r, ()):
+            self._send_verdict(r, verdict)
+
+    def _send_verdict(self, r: int, verdict: dict[str, Any]) -> None:
+        """This seat's signed verdict on round ``r``: the host logs it for the table, and waits for it."""
+        self._watch.asked(("verdict", r), time.monotonic())
+        self._fair_send("verdict", r=r, ok=verdict["ok"], code=verdict["code"][:messages.MAX_WORD],
+                        why=messages.clean_text(verdict["reason"], messages.MAX_WHY))
+
+    def _check_last_verdicts(self) -> None:
+        """At the end of the match, every person's verdict on the last round is in the log (or a strike)."""
+        ledger = self.ledger
+        if ledger is None or ledger.game_id is None:
+            return
+        self._run_due_audit()
+        try:
+            ledger.check_end()
+        except Unfair as u:
+            self._unfair(u)
 
     def _check_hand(self, obs: dict[str, Any]) -> None:
+        """The hand shown: counted as the public list counts it, made of cards delivered to us, and
+        remembered for the audit (which compares it with the hand the rules give us)."""
         ledger = self.ledger
-        if ledger is None or ledger.game_id is None or self.fairness is not None or obs.get("me") is None:
-            return
-        if obs.get("over") or self.seat is None or ledger.close is not None:
+        if ledger is None or ledger.game_id is None or obs.get("me") is None or self.seat is None:
             return
         try:
-            ledger.check_hand(obs.get("hand", []))
+            self._watch.update(obs, self.seat, time.monotonic())
+            hand = obs.get("hand", [])
+            ledger.note_hand(obs["version"], [c.get("id") for c in hand])
+            if self.fairness is None and not obs.get("over") and ledger.close is None:
+                ledger.check_hand(hand)
         except Unfair as u:
             self._unfair(u)
 
@@ -687,6 +815,7 @@ class Client:
         head = ledger.head if ledger is not None else bytes(32)
         self._n += 1
         m, sig = peer_message(self.identity, kind, gid, self.seat, self._n, head, **fields)
+        self._watch.sent({"k": kind, **fields}, m, sig, time.monotonic())
         if self._transcript is not None:
             self._transcript.private("sent", m, sig)
             self._flush_transcript_soon()
@@ -711,6 +840,8 @@ class Client:
             action = Action.from_dict(action)
         if self.seat is None:
             raise NotConnected("spectators cannot act")
+        if self._stop_reason is not None:
+            raise NotConnected(self._stop_reason)
         v = version if version is not None else (self.version or 0)
         self._seq += 1
         if not self._connected.is_set():
@@ -756,10 +887,28 @@ class Client:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         if self._transcript is not None:
-            self._transcript.close()
+            self._transcript.close("left")
         self._done.set()
 
     def kill_link(self) -> None:
         """Cut the connection without a goodbye, as a crash or a pulled cable would (tests use it)."""
         if self._writer is not None:
             self._writer.transport.abort()
+
+
+_LOCAL_TEXT = frozenset({"fairness", "security", "audit", "verdict", "auto", "accused", "link"})
+"""Messages this client makes from what the host (or a peer through it) said: their texts are cleaned."""
+
+
+def _cleaned(msg: dict[str, Any]) -> dict[str, Any]:
+    """A message from the host with every text in it cleaned (chat, reasons): fit for a terminal."""
+    if not any(isinstance(v, str) for k, v in msg.items() if k != "type"):
+        return msg
+    return {k: messages.clean_text(v) if isinstance(v, str) and k != "type" else v for k, v in msg.items()}
+
+
+def _cleaned_lobby(msg: dict[str, Any]) -> dict[str, Any]:
+    """A lobby message with the table's and the seats' names cleaned."""
+    seats = [{**s, "name": messages.clean_text(s.get("name", ""), messages.MAX_NAME)} if isinstance(s, dict) else s
+             for s in msg["seats"]]
+    return {**msg, "host": messages.clean_text(msg["host"], 64), "seats": seats}

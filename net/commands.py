@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
@@ -17,14 +18,38 @@ from typing import Any, Callable, Sequence, TextIO
 from .address import DEFAULT_PORT, parse_address
 from .botclient import BotClient
 from .host import Host
+from .messages import clean_text
 from .runtime import tune_gc
 from .save import default_save_path
 from .seats import HostConfig
 
 HostHook = Callable[..., int]
-"""``interactive_host(**host_options) -> exit status``; keywords as :func:`run_headless_host` takes."""
+"""``interactive_host(**host_options, bell=bool) -> exit status``; keywords as :func:`run_headless_host` takes."""
 JoinHook = Callable[..., int]
-"""``join(address=None | str, name=str, password=None | str, spectate=bool) -> exit status``."""
+"""``join(address=None | str, name=str, password=None | str, spectate=bool, bell=bool) -> exit status``."""
+
+
+def parse_port(text: str) -> int:
+    """A TCP port for ``--port``: 0 (any free one) to 65535; anything else is an argument error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (or 0 for any free one)")
+    return port
+
+
+def listen_error(bind: str, port: int, error: OSError) -> str:
+    """Why the host could not listen, in words (a port in use says so and what to do)."""
+    if error.errno == errno.EADDRINUSE:
+        return (f"port {port} on {bind} is already in use (another uno-tui host?): "
+                "choose another with --port, or --port 0 for any free one")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this machine: check --bind"
+    if error.errno == errno.EACCES:
+        return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
+    return f"cannot listen on {bind}:{port}: {error.strerror or error}"
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -51,7 +76,8 @@ class _Printer:
         self._last_lobby = ""
 
     def line(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        # Names, chat, reasons and verdicts came from peers: cleaned again right before the terminal.
+        print(clean_text(text, 2000), file=self.out, flush=True)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "lobby":
@@ -93,7 +119,11 @@ class _Printer:
             self.line(f"round {(r or 0) + 1} audit by {data['name']}: "
                       + ("verified" if data["ok"] else f"FAILED ({data['code']}: {data['reason']})"))
         elif kind == "strike":
-            self.line(f"{data['name']} missed the {data['stage']} deadline of the deal (strike {data['strikes']})")
+            what = data.get("why") or f"missed the {data['stage']} deadline of the deal"
+            self.line(f"{data['name']}: {what} (strike {data['strikes']})")
+        elif kind == "password":
+            self.line(f"a wrong password from {data['addr']} ({data['failures']} in a row)"
+                      + (f": its next try waits {data['wait']:.0f} s" if data["wait"] >= 1 else ""))
         elif kind == "bench":
             self.line(f"{data['name']} missed two deadlines: a bot plays their seat from now on")
 
@@ -108,7 +138,7 @@ def run_headless_host(
     name: str = "Host",
     password: str | None = None,
     rounds: int | None = None,
-    transcript: str | None = None,
+    record: str | None = None,
     resume: bool = False,
     save: str | None = None,
     turn_timer: float | None = None,
@@ -128,7 +158,10 @@ def run_headless_host(
 
     Prints the address and the lobby to ``out`` (stdout), starts when every
     seat is taken and every person is ready, plays ``rounds`` rounds (or the
-    whole match), writes the record to ``transcript`` if given.
+    whole match), writes the moves record (JSON, :mod:`net.record`) to
+    ``record`` if given. The signed transcript, which ``uno-tui audit``
+    checks, is written anyway (see :mod:`net.transcript`); its path is
+    printed at the end.
     """
     out = out or sys.stdout
     save_path = save or str(default_save_path())
@@ -155,24 +188,24 @@ def run_headless_host(
     host.listeners.append(printer)
     try:
         return asyncio.run(_serve_headless(host, bind, DEFAULT_PORT if port is None else port,
-                                           transcript, mdns, printer))
+                                           record, mdns, printer))
     except KeyboardInterrupt:
         printer.line("interrupted; the game is saved: continue it with --resume")
         return 130
 
 
-async def _serve_headless(host: Host, bind: str, port: int, transcript: str | None, mdns: bool,
+async def _serve_headless(host: Host, bind: str, port: int, record: str | None, mdns: bool,
                           printer: _Printer) -> int:
     from . import discovery
 
     try:
         _, port = await host.start(bind, port)
     except OSError as e:
-        print(f"uno-tui host: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
+        print(f"uno-tui host: {listen_error(bind, port, e)}", file=sys.stderr)
         return 1
     tune_gc()
     printer.line(f"listening on {bind}:{port}")
-    shown = discovery.local_ip() if bind in ("0.0.0.0", "::", "") else bind
+    shown = discovery.local_ip() if bind in discovery.WILDCARDS else bind
     printer.line(f"players join with: uno-tui join {host.address(shown)}"
                  + f"   (on this machine: uno-tui join {host.address('localhost')})")
     printer.line(f"host key fingerprint: {host.fingerprint}")
@@ -180,8 +213,11 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
         printer.line(f"resumed the saved game (round {host.game.round + 1}); waiting for players to reconnect")
     printer(("lobby"), host.lobby_message())
     ad = None
-    if mdns:
-        ad, note = await discovery.advertise(host.config.name, port,
+    lan_ip, why_not = discovery.lan_address(bind)
+    if mdns and lan_ip is None:
+        printer.line(why_not)
+    elif mdns:
+        ad, note = await discovery.advertise(host.config.name, port, ip=lan_ip,
                                              properties={"variant": host.config.variant,
                                                          "seats": str(host.config.seats)})
         printer.line(note)
@@ -191,20 +227,28 @@ async def _serve_headless(host: Host, bind: str, port: int, transcript: str | No
     finally:
         if ad is not None:
             await ad.close()
-        if transcript and host.record is not None and host.game is not None:
-            host.record.write_json(transcript, list(host.game.scores), host.game.match_winner)
-            printer.line(f"record written to {transcript}")
+        if record and host.record is not None and host.game is not None:
+            host.record.write_json(record, list(host.game.scores), host.game.match_winner)
+            printer.line(f"moves record written to {record}")
+        signed = host.transcript_path
         await host.close("the game is over")
+        if signed:
+            printer.line(f"signed transcript: {signed}   (check it with: uno-tui audit {signed})")
     return 0
 
 
 def run_audit(path: str, out: TextIO | None = None) -> int:
-    """``uno-tui audit FILE``: check a transcript offline; 0 when verified, 1 with the reason."""
-    from .transcript import audit_file
+    """``uno-tui audit FILE``: check a transcript offline.
 
-    ok, text = audit_file(path)
-    print(f"{path}: {text}", file=out or (sys.stdout if ok else sys.stderr))
-    return 0 if ok else 1
+    Exit status: 0 verified, 1 a fraud or a broken record (with the reason),
+    2 not a transcript to audit (a missing file, a moves record), 3
+    incomplete (cut short, or no round closed in it). See :mod:`net.transcript`.
+    """
+    from .transcript import VERIFIED, audit_path
+
+    result = audit_path(path)
+    print(f"{path}: {result.text}", file=out or (sys.stdout if result.status == VERIFIED else sys.stderr))
+    return result.status
 
 
 def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
@@ -216,6 +260,7 @@ def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
+    bot.report = lambda text: print(f"uno-tui bot: {text}", flush=True)
     tune_gc()
     try:
         return asyncio.run(bot.run())
@@ -227,7 +272,7 @@ def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
 def _host_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "port": args.port, "bind": args.bind, "variant": args.variant, "seats": args.seats, "bots": args.bots,
-        "name": args.name, "password": args.password, "rounds": args.rounds, "transcript": args.transcript,
+        "name": args.name, "password": args.password, "rounds": args.rounds, "record": args.record,
         "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
         "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
         "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
@@ -275,25 +320,41 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     (those of :func:`run_headless_host`); ``join`` receives ``address``,
     ``name``, ``password`` and ``spectate``.
     """
-    h = subparsers.add_parser("host", help="host a network table (the host plays too unless --headless)")
-    h.add_argument("--port", type=int, default=None, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)")
+    import core
+    from core.bots import LEVELS
+
+    levels = sorted(LEVELS)
+    host_help = "host a network table (the host plays too unless --headless)"
+    h = subparsers.add_parser("host", help=host_help, description=(
+        host_help + ". Players on the LAN find the table with `uno-tui join`; others type the address it "
+        "shows (uno://HOST:PORT#FINGERPRINT: the fingerprint proves they reached this host)."))
+    h.add_argument("--port", type=parse_port, default=None,
+                   help=f"TCP port, 1 to 65535 (default {DEFAULT_PORT}; 0 picks a free one)")
     h.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all)")
-    h.add_argument("--variant", default="classic")
+    h.add_argument("--variant", default="classic", choices=sorted(core.VARIANTS),
+                   help="the game to play (default: %(default)s)")
     h.add_argument("--seats", type=int, default=4, metavar="N",
                    help="players in all, the host's own seat included when it plays (default 4)")
     h.add_argument("--bots", type=int, default=0, metavar="K", help="seats given to bots from the start")
-    h.add_argument("--name", default="Host", help="the host's name (and the table's)")
+    h.add_argument("--name", default="Host", metavar="NAME",
+                   help="your name at the table, and the table's name on the LAN (default: %(default)s)")
     h.add_argument("--password", default=None, metavar="PW", help="players must give it to join")
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
     h.add_argument("--rounds", type=int, default=None, metavar="R", help="stop after R rounds (default: the match)")
-    h.add_argument("--transcript", default=None, metavar="PATH", help="write the game record here (JSON)")
+    h.add_argument("--record", default=None, metavar="PATH",
+                   help="write the moves record here when the match ends (JSON, for replaying; the signed "
+                        "transcript that `audit` checks is written anyway)")
+    # The old name of --record: it wrote the JSON moves record, which `audit` cannot read; refused
+    # with the new name rather than kept as an alias, so nobody takes its file for the transcript.
+    h.add_argument("--transcript", dest="old_transcript", default=None, help=argparse.SUPPRESS)
     h.add_argument("--resume", action="store_true", help="continue the saved game after a host crash")
     h.add_argument("--save", default=None, metavar="PATH", help=f"save file (default {default_save_path()})")
     h.add_argument("--turn-timer", type=float, default=None, metavar="SECONDS",
                    help="a bot plays the turn of a person who takes longer")
     h.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                    help="how long an away player's seat waits before a bot plays it (default 30)")
-    h.add_argument("--bot-level", default="normal", help=f"level of the host's bots: {_levels()} (default normal)")
+    h.add_argument("--bot-level", default="normal", choices=levels,
+                   help="how well the host's bots play (default: %(default)s)")
     h.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
     h.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS", help="pause before a bot moves")
@@ -301,44 +362,67 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a variant rule option, e.g. target_score=200 (repeatable)")
     h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
+    h.add_argument("--no-bell", action="store_true",
+                   help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
     h.add_argument("--heartbeat", type=float, default=5.0, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=2.0, metavar="SECONDS",
                    help="pause between rounds when headless (default 2)")
 
     def host_cmd(args: argparse.Namespace) -> int:
+        if args.old_transcript is not None:
+            print("uno-tui host: --transcript is now --record (it writes the JSON moves record, for replaying). "
+                  "The signed transcript that `uno-tui audit` checks is written on its own; the host prints "
+                  "its path when the game ends.", file=sys.stderr)
+            return 2
         opts = _host_options(args)
         if args.headless:
             return run_headless_host(**opts)
         if interactive_host is None:
             return _missing_tui("the interactive host")
-        return interactive_host(**opts)
+        return interactive_host(**opts, bell=not args.no_bell)
 
     h.set_defaults(func=host_cmd)
 
-    j = subparsers.add_parser("join", help="join a network table (found on the LAN when no address is given)")
-    j.add_argument("address", nargs="?", default=None, metavar="ADDRESS", help="host[:port]")
-    j.add_argument("--name", default=None)
-    j.add_argument("--password", default=None, metavar="PW")
+    join_help = "join a network table (found on the LAN when no address is given)"
+    j = subparsers.add_parser("join", help=join_help, description=(
+        join_help + ". Without ADDRESS, tables on the LAN are listed; pick one or type an address. A seat you "
+        "held at that table is taken back by itself."))
+    j.add_argument("address", nargs="?", default=None, metavar="ADDRESS",
+                   help="host[:port], or uno://host:port#fingerprint as the host shows it")
+    j.add_argument("--name", default=None, metavar="NAME",
+                   help="your name at the table (default: your login name)")
+    j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+    j.add_argument("--no-bell", action="store_true",
+                   help="no bell (nor terminal title) when it becomes your turn or a decision waits for you")
 
     def join_cmd(args: argparse.Namespace) -> int:
         if join is None:
             return _missing_tui("join")
-        return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate)
+        return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
+                    bell=not args.no_bell)
 
     j.set_defaults(func=join_cmd)
 
-    b = subparsers.add_parser("bot", help="a headless bot that takes a seat at ADDRESS and plays")
-    b.add_argument("address", metavar="ADDRESS", help="host[:port]")
-    b.add_argument("--name", default="Bot")
-    b.add_argument("--level", default="normal", help=f"how well it plays: {_levels()} (default normal)")
+    bot_help = "a headless bot that takes a seat at ADDRESS and plays"
+    b = subparsers.add_parser("bot", help=bot_help, description=(
+        bot_help + ". It prints the seat it took and, when the game ends, the result."))
+    b.add_argument("address", metavar="ADDRESS", help="host[:port], or uno://host:port#fingerprint")
+    b.add_argument("--name", default="Bot", metavar="NAME", help="the bot's name at the table (default: %(default)s)")
+    b.add_argument("--level", default="normal", choices=levels, help="how well it plays (default: %(default)s)")
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
-    b.add_argument("--password", default=None, metavar="PW")
+    b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
                                                     password=args.password, think=args.think))
 
-    a = subparsers.add_parser("audit", help="check a game transcript offline (exit 0: verified, 1: not)")
+    a = subparsers.add_parser(
+        "audit", help="check a game transcript offline",
+        description="Check a signed game transcript (.unotx) offline: every signature, the log's hash chain, "
+                    "every round's deal and moves replayed, and that the file is whole.",
+        epilog="Exit status: 0 verified; 1 a fraud or a broken record (the reason is printed); 2 not a "
+               "transcript (a missing file, or the JSON moves record of `host --record`); 3 incomplete (the "
+               "file ends without its seal, as after a crash or a cut, or no round was closed in it).")
     a.add_argument("file", metavar="FILE", help="a transcript (.unotx) written by a player or the host")
     a.set_defaults(func=lambda args: run_audit(args.file))
 

@@ -49,6 +49,36 @@ def local_ip() -> str:
         s.close()
 
 
+WILDCARDS = ("0.0.0.0", "", "::")
+"""Bind addresses that listen on every interface."""
+
+
+def lan_address(bind: str) -> tuple[str | None, str]:
+    """The address to advertise for a host listening on ``bind``, or ``None`` and why not.
+
+    Only an address the host listens on is advertised: ``--bind 127.0.0.1`` (or
+    any loopback address) reaches no other machine, so nothing is announced.
+    """
+    import ipaddress
+
+    if bind in WILDCARDS:
+        ip = local_ip()
+    elif bind == "localhost":
+        ip = "127.0.0.1"
+    else:
+        ip = bind
+    try:
+        parsed = ipaddress.ip_address(ip)
+    except ValueError:
+        return None, f"LAN discovery is off: {bind} is not an IP address"
+    if parsed.is_loopback:
+        return None, (f"LAN discovery is off: the table listens on {ip}, which only this machine reaches"
+                      if bind not in WILDCARDS else "LAN discovery is off: this machine has no LAN address")
+    if parsed.version != 4:
+        return None, "LAN discovery is off: it announces IPv4 addresses only; players join by address"
+    return ip, ""
+
+
 class Advertisement:
     """A running advertisement; ``await close()`` withdraws it."""
 

@@ -60,6 +60,7 @@ import core
 from core import Action, Card, IllegalAction
 
 from .identity import H, Identity, verify
+from .messages import MAX_ENTRY
 
 TAG_LOG = b"uno-tui/log/v2\0"
 TAG_PEER = b"uno-tui/peer/v2\0"
@@ -68,6 +69,8 @@ TAG_RULING = b"uno-tui/ruling/v2\0"
 HOST_PID = -1
 """The host's participant id in the seed exchange (people use their seat numbers)."""
 ZERO = bytes(32)
+MAX_REDRAWS = 1
+"""Times in one match a client lets the host go back past a revealed shuffle: a crash may do it once."""
 
 
 class Unfair(Exception):
@@ -256,15 +259,24 @@ class TableLog:
     def __init__(self, identity: Identity, entries: Iterable[tuple[bytes, bytes]] = ()) -> None:
         self.identity = identity
         self.entries: list[tuple[bytes, bytes]] = list(entries)
+        self.heads: set[bytes] = {entry_hash(e) for e, _sig in self.entries}
+        """Every entry's hash: a head a player's message may quote."""
         self.head = entry_hash(self.entries[-1][0]) if self.entries else ZERO
 
     def append(self, kind: str, **fields: Any) -> tuple[bytes, bytes]:
         body = {"i": len(self.entries), "prev": self.head, "k": kind, **fields}
         e = pack(body)
+        if len(e) > MAX_ENTRY:  # every field a peer fills is bounded: only a bug gets here
+            raise ValueError(f"a {kind} log entry of {len(e)} bytes would not fit a frame")
         sig = self.identity.sign(TAG_LOG, e)
         self.entries.append((e, sig))
         self.head = entry_hash(e)
+        self.heads.add(self.head)
         return e, sig
+
+    def quotes(self, h: Any) -> bool:
+        """Whether ``h`` is a head a signed message may quote: the empty log's, or an entry's."""
+        return h == ZERO or (isinstance(h, bytes) and h in self.heads)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -376,6 +388,28 @@ class Ledger:
         self.replay: core.Game | None = None
         self.audited: list[int] = []
         self.matches = 0
+        # What the log says about the seats (see the ``match``, ``away``, ``strike`` entries).
+        self.timer: float | None = None
+        """The turn timer in force (``match``/``settings``): a host move ``auto`` for ``timer`` needs one."""
+        self.grace: float | None = None
+        self.deadline: float | None = None
+        """Seconds a participant has for each step of the seed exchange (and for its verdict)."""
+        self.away: set[int] = set()
+        """Seats the log shows away past the grace period (a bot stands in; out of the seed exchange)."""
+        self.counters: set[tuple[int, int]] = set()
+        """(participant, counter) of every signed message in this match: each is used once."""
+        self.open_attempts: dict[int, int] = {}
+        """Epoch -> the attempt committed and neither settled nor called off."""
+        self.rewinds: dict[bytes, int] = {}
+        """Game id -> times the host's log went back past a revealed shuffle (see :meth:`rebuilt`)."""
+        self.restarts: dict[bytes, int] = {}
+        """Game id -> attempts the host called off after revealing its seed (``abort`` at stage ``restart``)."""
+        self.verdicts: dict[int, set[int]] = {}
+        """Round -> seats whose verdict on it (or a strike for missing it) is in the log."""
+        self.closed_round: int | None = None
+        """The last round closed whose verdicts are still to be checked for (at the next deal or match)."""
+        self.shown: dict[int, frozenset[int]] = {}
+        """State version -> the card ids this seat was shown in its hand then (the audit compares them)."""
 
     # -- entries ---------------------------------------------------------------------------
     def add_entry(self, e: bytes, sig: bytes, decoded: Any = None) -> list[tuple[Any, ...]]:
@@ -421,6 +455,8 @@ class Ledger:
             if len(c) != 32 * n or deck_root(self.game_id or b"", e, a, n, c) != d["root"]:
                 raise Unfair("commitment", f"epoch {e}: the deck root does not match its slot commitments")
             ep = EpochPublic(e, a, n, c, d["root"], [int(p) for p in d["parts"]])
+            self._check_parts(ep)
+            self._check_attempt(e, a)
             if d.get("items") is not None:
                 items = d["items"]
                 if not isinstance(items, list) or len(items) != n or not all(isinstance(x, str) for x in items) \
@@ -431,6 +467,7 @@ class Ledger:
                 ep.items = list(items)
                 ep.sigma = list(range(n))  # public: nothing hidden, nothing to open later
             self.epochs[(e, a)] = ep
+            self.open_attempts[e] = a
             if self.seat is not None and self.seat in ep.parts:
                 out.append(("seed", e, a, ep.root))
         elif k == "commits":
@@ -447,6 +484,7 @@ class Ledger:
                     raise Unfair("equivocation", f"epoch {ep.e}: participant {pid} committed against another "
                                                  "deck root: the host showed different decks to different players")
                 ep.seeds[int(pid)] = md["d"]
+                self._counter(int(pid), md)
                 self.peer_blobs.append((None if pid == HOST_PID else int(pid), m, sig, len(self.entries) - 1))
             ep.set_blobs = blobs
             ep.set_hash = set_hash(ep.root, blobs)
@@ -466,6 +504,7 @@ class Ledger:
                     raise Unfair("equivocation", f"epoch {ep.e}: seat {pid} signed a different set of commitments "
                                                  "than the one shown here: the host showed different "
                                                  "commitments to different players")
+                self._counter(int(pid), md)
             ep.acks = d["acks"]
         elif k == "hreveal":
             ep = self._ep(d)
@@ -477,6 +516,7 @@ class Ledger:
                 raise Unfair("reveal", f"epoch {ep.e}: the host's seed does not open its commitment")
             ep.reveals[HOST_PID] = md["r"]
             ep.reveal_blobs.append([HOST_PID, m, sig])
+            self._counter(HOST_PID, md)
             if self.seat is not None and self.seat in ep.parts:
                 out.append(("reveal", ep.e, ep.a))
         elif k == "reveals":
@@ -493,26 +533,38 @@ class Ledger:
                         seed_commitment(ep.root, self._key(int(pid)) or b"", r) != ep.seeds[int(pid)]:
                     raise Unfair("reveal", f"epoch {ep.e}: seat {pid}'s seed does not open its commitment")
                 ep.reveals[int(pid)] = r
+                self._counter(int(pid), md)
                 self.peer_blobs.append((int(pid), m, sig, len(self.entries) - 1))
             ep.reveal_blobs += d["set"]
             ep.pi = core.permutation(combined_key(ep.root, ep.reveals), ep.n)
             ep.k_of_slot = inverse(ep.pi)
             self.final[ep.e] = ep
+            self.open_attempts.pop(ep.e, None)
             if (ep.e, ep.a) not in self.round_epochs:
                 self.round_epochs.append((ep.e, ep.a))
         elif k == "abort":
-            ep = self._ep(d)
-            ep.aborted = True
-            for pid in d["missing"]:
-                self.strikes[int(pid)] = self.strikes.get(int(pid), 0) + 1
-            if self.seat is not None and self.seat in d["missing"]:
-                out.append(("warn", f"the host says this seat missed the {d['stage']} deadline of epoch {ep.e}"))
+            out += self._abort(d)
+        elif k == "strike":
+            self._strike(d)
         elif k == "bench":
-            self.benched.add(int(d["seat"]))
+            seat = int(d["seat"])
+            if self.strikes.get(seat, 0) < 2:
+                raise Unfair("strike", f"the host handed seat {seat}'s play to a bot with "
+                                       f"{self.strikes.get(seat, 0)} strike(s) in the log (it takes two)")
+            self.benched.add(seat)
+        elif k == "away":
+            seat = self._person(d["seat"], "away")
+            self.away.add(seat)
+        elif k == "back":
+            self.away.discard(self._person(d["seat"], "back"))
+        elif k == "settings":
+            self.timer, self.grace, self.deadline = d["timer"], d["grace"], d["deadline"]
         elif k == "step":
             out += self._step(d)
         elif k == "close":
             self.close = d
+            self.closed_round = self.round
+            self.verdicts.setdefault(self.round, set())
             if all(self.epochs[(int(e), int(a))].sigma is not None for e, a in d["epochs"]):
                 out.append(("audit", self.round))  # nothing left to open (no epoch, or public ones only)
         elif k == "open":
@@ -531,8 +583,17 @@ class Ledger:
                 out.append(("audit", self.round))
         elif k == "verdict":
             m, sig = d["m"], d["sig"]
-            seat = int(d["seat"])
+            seat = self._person(d["seat"], "verdict")
             md = unpack(m)
+            r = md.get("r")
+            if self.close is None or r != self.round or md.get("seat") != seat or md.get("k") != "verdict":
+                raise Unfair("verdict", f"log entry {d['i']}: seat {seat}'s verdict is for round {r}, "
+                                        "not the round just closed")
+            if seat in self.verdicts.setdefault(self.round, set()):
+                raise Unfair("verdict", f"log entry {d['i']}: a second verdict (or one after a strike for "
+                                        f"missing it) from seat {seat} on round {self.round + 1}")
+            self.verdicts[self.round].add(seat)
+            self._counter(seat, md)
             self.peer_blobs.append((seat, m, sig, len(self.entries) - 1))
             out.append(("verdict", seat, bool(md.get("ok")), str(md.get("code", "")), str(md.get("why", "")),
                         md.get("r")))
@@ -541,17 +602,201 @@ class Ledger:
         else:
             raise Unfair("protocol", f"unknown log entry kind {k!r}")
         for rc in d.get("rc", ()):
+            self._counter(int(rc[0]), unpack(rc[1]))
             self.peer_blobs.append((int(rc[0]), rc[1], rc[2], len(self.entries) - 1))
         return out
+
+    # -- the seats' rules: who takes part, who may be played for, who owes a verdict -------------
+    def _person(self, seat: Any, what: str) -> int:
+        """``seat`` as a seat that holds a person (a key in the match header)."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.keys) or self.keys[seat] is None:
+            raise Unfair("protocol", f"a {what} entry for seat {seat}, which holds no person")
+        return seat
+
+    def people(self) -> list[int]:
+        """The seats of this match's people who take part now: a key in the header, not benched, not away."""
+        return [i for i, k in enumerate(self.keys) if k is not None and i not in self.benched and i not in self.away]
+
+    def _who(self, pids: Iterable[int]) -> str:
+        names = ["the host" if p == HOST_PID else
+                 (f"{self.names[p]} (seat {p + 1})" if 0 <= p < len(self.names) else f"seat {p}") for p in pids]
+        return ", ".join(names) or "nobody"
+
+    def _check_parts(self, ep: EpochPublic) -> None:
+        """Every seed exchange is between the host and exactly the people who take part (see :meth:`people`).
+
+        A host that leaves the people out chooses the order alone; one that adds
+        or drops a seat the log does not show benched or away picks its partners.
+        """
+        want = [HOST_PID] + self.people()
+        if sorted(ep.parts) != want:
+            raise Unfair("parts", f"epoch {ep.e}: the seed exchange is between {self._who(sorted(ep.parts))}, but "
+                                  f"it must be between {self._who(want)} (the host and every seated person the "
+                                  "log does not show benched or away): the host could choose the order")
+
+    def _check_attempt(self, e: int, a: int) -> None:
+        if e in self.final:
+            raise Unfair("rewind", f"epoch {e} was shuffled again after its seeds were revealed: "
+                                   "the host re-ran a settled shuffle")
+        prev = self.open_attempts.get(e)
+        if prev is not None:
+            raise Unfair("protocol", f"epoch {e}: attempt {a} begins while attempt {prev} was neither "
+                                     "finished nor called off")
+        tried = [aa for (ee, aa) in self.epochs if ee == e]
+        if tried and a <= max(tried):
+            raise Unfair("protocol", f"epoch {e}: attempt {a} comes after attempt {max(tried)}")
+
+    def _counter(self, pid: int, md: Any) -> None:
+        """A signed message's counter is used once per participant in the whole match (no replay)."""
+        n = md.get("n") if isinstance(md, dict) else None
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise Unfair("protocol", f"log entry {len(self.entries) - 1}: a signed message without its counter")
+        key = (pid, n)
+        if key in self.counters:
+            who = "the host" if pid == HOST_PID else f"seat {pid}"
+            raise Unfair("replay", f"log entry {len(self.entries) - 1}: {who}'s signed message #{n} was used "
+                                   "before in this match: a replay")
+        self.counters.add(key)
+
+    def redraws(self) -> int:
+        """Times in this match the host went back past a revealed shuffle (a rewind or a restart)."""
+        g = self.game_id or b""
+        return self.rewinds.get(g, 0) + self.restarts.get(g, 0)
+
+    def _check_redraws(self) -> None:
+        if self.redraws() > MAX_REDRAWS:
+            raise Unfair("rewind", f"the host went back past a revealed shuffle {self.redraws()} times in this "
+                                   f"match; a crash may do that once, more is a host drawing again until it "
+                                   "likes the deal")
+
+    def _abort(self, d: dict[str, Any]) -> list[tuple[Any, ...]]:
+        ep = self._ep(d)
+        stage, missing = d["stage"], [int(p) for p in d["missing"]]
+        if ep.aborted or ep.pi is not None:
+            raise Unfair("protocol", f"epoch {ep.e} attempt {ep.a} called off when it was over already")
+        ep.aborted = True
+        self.open_attempts.pop(ep.e, None)
+        out: list[tuple[Any, ...]] = []
+        if stage == "restart":  # a resumed host calls off the attempt its crash interrupted
+            if missing:
+                raise Unfair("strike", f"epoch {ep.e}: a restart strikes nobody")
+            if HOST_PID in ep.reveals:
+                self.restarts[self.game_id or b""] = self.restarts.get(self.game_id or b"", 0) + 1
+                self._check_redraws()
+                out.append(("warn", "the host restarted after revealing its seed for a shuffle and shuffles "
+                                    "again (a crash may do this once in a match)"))
+            return out
+        answered = {"commit": ep.seeds, "ack": {int(b[0]): b for b in ep.acks},
+                    "reveal": ep.reveals}.get(stage)
+        if answered is None or not missing:
+            raise Unfair("protocol", f"epoch {ep.e}: an abort at stage {stage!r} naming {missing}")
+        for pid in missing:
+            if pid not in ep.parts or pid == HOST_PID:
+                raise Unfair("strike", f"epoch {ep.e}: the host struck {self._who([pid])}, who was not asked")
+            if pid in answered:
+                raise Unfair("strike", f"epoch {ep.e}: the host struck {self._who([pid])} for missing the {stage} "
+                                       "deadline, but that answer is in the log")
+            self.strikes[pid] = self.strikes.get(pid, 0) + 1
+        if self.seat is not None and self.seat in missing:
+            out.append(("warn", f"the host says this seat missed the {stage} deadline of epoch {ep.e}"))
+        return out
+
+    def _strike(self, d: dict[str, Any]) -> None:
+        """A strike outside an abort: a refused answer (the answer is its evidence) or a missing verdict."""
+        seat = self._person(d["seat"], "strike")
+        stage = d["stage"]
+        if stage == "verdict":
+            r = d["r"]
+            if self.close is None or r != self.round:
+                raise Unfair("strike", f"a strike for a verdict on round {r}, which is not the round just closed")
+            if seat in self.verdicts.setdefault(r, set()):
+                raise Unfair("strike", f"the host struck {self._who([seat])} for missing the verdict on round "
+                                       f"{r + 1}, but that verdict is in the log")
+            if seat not in self.people():
+                raise Unfair("strike", f"the host struck {self._who([seat])} for a verdict it did not owe")
+            self.verdicts[r].add(seat)
+        else:
+            self._check_refusal(seat, stage, d)
+        self.strikes[seat] = self.strikes.get(seat, 0) + 1
+
+    def _check_refusal(self, seat: int, stage: str, d: dict[str, Any]) -> None:
+        """The answer a strike refused must be the seat's own, and bad: else the strike is the host's lie."""
+        m, sig = d.get("m"), d.get("sig")
+        key = self.keys[seat]
+        if not isinstance(m, bytes) or not isinstance(sig, bytes) or key is None or not verify(key, sig, TAG_PEER, m):
+            raise Unfair("strike", f"the host struck {self._who([seat])} for a refused {stage} without that "
+                                   "player's signed message as evidence")
+        md = unpack(m)
+        if not isinstance(md, dict) or md.get("seat") != seat or md.get("g") != self.game_id:
+            raise Unfair("strike", f"the evidence of a strike against {self._who([seat])} is not that player's "
+                                   "message in this game")
+        if stage in ("seed", "ack", "reveal"):
+            from .answers import answer_fault
+
+            ep = self.epochs.get((md.get("e"), md.get("a")))  # type: ignore[arg-type]
+            if ep is None:
+                return  # about an attempt this log never committed: refusing it was right
+            fault = answer_fault(stage, md, root=ep.root, shown=ep.set_hash, key=key, committed=ep.seeds.get(seat))
+        elif stage == "head":
+            h = md.get("h")
+            fault = None if h == ZERO or (isinstance(h, bytes) and h in self.hash_at) else "unknown head"
+        else:
+            return  # a receipt or a verdict refused for what only the host could check (its deliveries)
+        if fault is None:
+            raise Unfair("strike", f"the host struck {self._who([seat])} for a {stage} that is good: "
+                                   "a false accusation")
+
+    def _check_verdicts(self, what: str) -> None:
+        """Before the next deal (or match): every person's verdict on the last round, or a strike for it."""
+        r, self.closed_round = self.closed_round, None
+        if r is None:
+            return
+        missing = [p for p in self.people() if p not in self.verdicts.get(r, set())]
+        if missing:
+            raise Unfair("verdict", f"{what} without the verdict on round {r + 1} of {self._who(missing)}: "
+                                    "neither the verdict nor a strike for missing it is in the log "
+                                    "(the host dropped it)")
+
+    def check_end(self) -> None:
+        """The match is over (the host said ``end``): the last round's verdicts must all be in the log."""
+        self._check_verdicts("the match ended")
+
+    def missing_verdicts(self) -> list[int]:
+        """The people whose verdict on the round just closed the log does not hold yet."""
+        r = self.closed_round
+        if r is None:
+            return []
+        return [p for p in self.people() if p not in self.verdicts.get(r, set())]
+
+    def verdict_owed(self, seat: int) -> int | None:
+        """The round just closed, if the log holds neither ``seat``'s verdict on it nor a strike for it."""
+        r = self.closed_round
+        if r is None or seat not in self.people() or seat in self.verdicts.get(r, set()):
+            return None
+        return r
+
+    def note_hand(self, version: int, ids: Iterable[int]) -> None:
+        """Remember the hand this seat was shown at state ``version`` (checked against the rules at the audit)."""
+        self.shown[version] = frozenset(ids)
 
     def _match(self, d: dict[str, Any]) -> None:
         if d["host"] != self.host_pub:
             raise Unfair("signature", "the match header names another host key than the link's")
+        if self.game_id is not None:
+            self._check_verdicts("a new match began")
         self.game_id = d["g"]
         self.variant = d["variant"]
         self.names = list(d["names"])
         self.options = dict(d["options"])
         self.keys = [k if k else None for k in d["keys"]]
+        if len(self.keys) != len(self.names):
+            raise Unfair("protocol", "the match header's keys are not one per seat")
+        if self.seat is not None and self.me is not None and 0 <= self.seat < len(self.keys) \
+                and self.keys[self.seat] != self.me:
+            raise Unfair("identity", f"the match header gives this seat ({self.seat + 1}) "
+                                     + ("no identity key" if self.keys[self.seat] is None else "another identity key")
+                                     + " than this player's: the host could move for you with no signed intent")
+        self.timer, self.grace, self.deadline = d.get("timer"), d.get("grace"), d.get("deadline")
         self.deck = core.deck(self.variant, num_players=len(self.names), options=self.options)
         self.replay = None
         self.round = -1
@@ -562,10 +807,17 @@ class Ledger:
         self.final.clear()
         self.strikes.clear()
         self.benched.clear()
+        self.away = {self._person(p, "match's away") for p in d.get("away") or ()}
+        self.counters.clear()
+        self.open_attempts.clear()
+        self.verdicts.clear()
+        self.closed_round = None
         self.matches += 1
 
     def _new_round(self, r: int) -> None:
+        self._check_verdicts(f"the host dealt round {r + 1}")
         self.round = r
+        self.shown = {}
         self.steps = []
         self.round_epochs = []
         self.close = None
@@ -627,11 +879,43 @@ class Ledger:
                 raise Unfair("order", f"{self.deck[cid]} was shown before it was drawn")
             self.public_ids[cid] = (int(o[0]), int(o[1]), int(o[2]))
         intent = d.get("in")
-        if intent is not None and d["seat"] is not None:
-            self.peer_blobs.append((int(d["seat"]), intent[0], intent[1], len(self.entries) - 1))
-        self.steps.append(Step(int(d["i"]), int(d["v"]), d["seat"], bool(d["auto"]), d["a"], intent,
+        seat = d["seat"]
+        if intent is not None and seat is not None:
+            self._counter(int(seat), unpack(intent[0]))
+            self.peer_blobs.append((int(seat), intent[0], intent[1], len(self.entries) - 1))
+        if seat is not None and d["a"] is not None and self._key(int(seat)) is not None:
+            self._check_move(d, int(seat), intent)
+        self.steps.append(Step(int(d["i"]), int(d["v"]), seat, bool(d["auto"]), d["a"], intent,
                                d["d"], d["ev"]))
         return []
+
+    def _check_move(self, d: dict[str, Any], seat: int, intent: Any) -> None:
+        """A person's move is their signed intent, or the host's ``auto`` move for a reason the log supports.
+
+        The reasons: ``timer`` (the match has a turn timer), ``away`` (the log shows
+        the seat away past the grace period), ``bench`` (the log shows it benched).
+        Whether a timer really ran out, only the player at the table can tell
+        (:class:`net.watch.SeatWatch` does).
+        """
+        auto, why = bool(d["auto"]), d.get("why")
+        if intent is not None:
+            if auto:
+                raise Unfair("auto", f"step {d['i']}: a move marked both automatic and {self._who([seat])}'s own")
+            return
+        if not auto:
+            raise Unfair("signature", f"step {d['i']}: {self._who([seat])}'s move carries no signed intent")
+        if why == "timer" and self.timer:
+            return
+        if why == "away" and seat in self.away:
+            return
+        if why == "bench" and seat in self.benched:
+            return
+        said = {"timer": "the turn timer ran out, but the match has no turn timer",
+                "away": "the player was away past the grace period, but the log does not show them away",
+                "bench": "the seat was benched, but the log does not show it benched"}.get(
+            why, f"{str(why)[:32]!r}, which is no reason the protocol knows")
+        raise Unfair("auto", f"step {d['i']}: the host moved for {self._who([seat])} with no signed intent, "
+                             f"saying {said}")
 
     # -- private messages ---------------------------------------------------------------------
     def add_delivery(self, m: bytes, sig: bytes) -> list[list[Any]]:
@@ -641,6 +925,8 @@ class Ledger:
         d = unpack(m)
         if d.get("g") != self.game_id or d.get("seat") != self.seat or d.get("r") != self.round:
             raise Unfair("delivery", "a card delivery meant for another seat, round or game")
+        if (m, sig) in self.deliveries:
+            return []  # resent after a reconnect: taken (and receipted) already
         self.deliveries.append((m, sig))
         got = []
         for o in d["cards"]:
@@ -727,18 +1013,43 @@ class Ledger:
 
     # -- truncation (a host that restarted from its save) ---------------------------------------
     def rebuilt(self, length: int) -> "Ledger":
-        """A fresh ledger fed with the first ``length`` entries (and the private messages before them)."""
+        """A fresh ledger fed with the first ``length`` entries (and the private messages before them).
+
+        A host resumed from its save goes back to where the save was made; this
+        is the ledger as it was then. Every round closed in those entries is
+        audited again on the way (so the engine replayed across rounds is the
+        one the rules give), each delivery is taken right after the entry it
+        follows, and the hands shown at versions still held are kept.
+
+        Going back past a revealed shuffle (a ``hreveal`` or ``reveals``
+        entry among those dropped) lets a host deal again once it has seen the
+        seeds: it is counted, and past :data:`MAX_REDRAWS` in a match it fails
+        with ``rewind``.
+        """
         self.check_signatures()  # what was received is checked whole, as the offline audit checks it
         fresh = Ledger(self.host_pub, seat=self.seat, me=self.me, defer_signatures=True)
-        for e, sig in self.entries[:length]:
-            fresh.add_entry(e, sig)
-        fresh.unchecked.clear()  # checked just above: not again
+        fresh.rewinds = dict(self.rewinds)
+        follows: dict[int, list[tuple[bytes, bytes]]] = {}
         for m, sig in self.deliveries:
-            if unpack(m).get("i", 0) < length:
+            follows.setdefault(int(unpack(m).get("i", 0)), []).append((m, sig))
+        for index, (e, sig) in enumerate(self.entries[:length]):
+            acts = fresh.add_entry(e, sig)
+            fresh.unchecked.clear()  # checked just above: not again
+            if any(act[0] == "audit" for act in acts):
+                fresh.audit_round()
+            for m, dsig in follows.get(index, ()):
                 try:
-                    fresh.add_delivery(m, sig)
+                    fresh.add_delivery(m, dsig)
                 except Unfair:
                     pass
+        dropped = {unpack(e).get("k") for e, _sig in self.entries[length:]}
+        if dropped & {"hreveal", "reveals"}:
+            g = fresh.game_id or b""
+            fresh.rewinds[g] = fresh.rewinds.get(g, 0) + 1
+            fresh._check_redraws()
+        if fresh.round == self.round and fresh.steps:
+            last = fresh.steps[-1].version
+            fresh.shown = {v: h for v, h in self.shown.items() if v <= last}
         fresh.defer_signatures = self.defer_signatures
         return fresh
 
@@ -764,19 +1075,11 @@ class Ledger:
             if h != ZERO and not (isinstance(h, bytes) and self.hash_at.get(h, i) < i):
                 raise Unfair("chain", f"log entry {i}: a signed message quotes a log head that never existed")
         self.peer_blobs = []
-        last_n: dict[int, int] = {}
-        for step in self.steps:
+        for step in self.steps:  # (a replayed intent's counter was refused as it came: see _counter)
             if step.intent is not None:
                 md = unpack(step.intent[0])
-                seat = step.seat
-                if md.get("k") != "intent" or md.get("seat") != seat or md.get("act") != step.action:
+                if md.get("k") != "intent" or md.get("seat") != step.seat or md.get("act") != step.action:
                     raise Unfair("signature", f"step {step.index}: the action does not match the signed intent")
-                if md["n"] <= last_n.get(seat, -1):
-                    raise Unfair("replay", f"step {step.index}: seat {seat}'s intent was replayed")
-                last_n[seat] = md["n"]
-            elif step.action is not None and not step.auto and step.seat is not None \
-                    and self._key(int(step.seat)) is not None:
-                raise Unfair("signature", f"step {step.index}: seat {step.seat}'s move carries no signed intent")
         # The engine, replayed over the log with the committed and permuted decks.
         source = ReplaySource(self)
         steps = list(self.steps)
@@ -794,6 +1097,7 @@ class Ledger:
         except IllegalAction as ex:
             raise Unfair("replay", f"the rules refuse to deal round {self.round + 1}: {ex}") from None
         self._compare(steps[0], events, game)
+        self._compare_hand(steps[0], game)
         for step in steps[1:]:
             try:
                 act = Action.from_dict(step.action or {})
@@ -802,6 +1106,7 @@ class Ledger:
                 raise Unfair("replay", f"step {step.index}: the rules refuse seat {step.seat}'s "
                                        f"{step.action}: {ex}") from None
             self._compare(step, events, game)
+            self._compare_hand(step, game)
         if not game.over:
             raise Unfair("replay", "the round was closed but the rules say it goes on")
         if list(close["scores"]) != list(game.scores) or close["winner"] != game.winner or \
@@ -820,6 +1125,19 @@ class Ledger:
                     raise Unfair("delivery", "a delivered card is not the one committed to its slot")
         self.deliveries = [x for x in self.deliveries if unpack(x[0]).get("r") != self.round]
         self.audited.append(self.round)
+
+    def _compare_hand(self, step: Step, game: core.Game) -> None:
+        """The hand this seat was shown after ``step`` is the one the rules give it (a seated client only)."""
+        shown = self.shown.get(step.version)
+        if shown is None or self.seat is None or not 0 <= self.seat < len(game.hands):
+            return
+        held = frozenset(c.id for c in game.hands[self.seat])
+        if shown != held:
+            hidden, extra = sorted(held - shown), sorted(shown - held)
+            raise Unfair("hand", f"after step {step.index} the host showed this seat a hand that is not the one the "
+                                 "rules give it"
+                                 + (f"; left out: {_cards_word(hidden, self.deck)}" if hidden else "")
+                                 + (f"; not yours: {_cards_word(extra, self.deck)}" if extra else ""))
 
     def _compare(self, step: Step, events: list[core.Event], game: core.Game) -> None:
         public = [ev.view(None).to_dict() for ev in events]

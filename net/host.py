@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import math
 from pathlib import Path
 
 import msgpack
@@ -32,7 +33,7 @@ from core.bots import Bot, make_bot, tell_bots
 
 from . import framing, messages, patch, secure
 from .dealer import Dealer, NeedEpoch
-from .fair import EpochSecret, unpack
+from .fair import unpack
 from .framing import MAX_FRAME_FROM_PEER
 from .identity import FP_ADDRESS, Identity
 from .messages import CLIENT_SCHEMAS, PROTOCOL_VERSION, MessageError
@@ -42,6 +43,7 @@ from .runtime import collect_when_idle
 from .save import Parts, SaveWriter, read_save
 from .seats import BOT_NAMES, HostConfig, Seat, unique_name
 from .thinking import bot_settings
+from .throttle import PasswordThrottle, Throttled
 from .transcript import TranscriptWriter, default_transcript_dir
 
 log = logging.getLogger("net.host")
@@ -54,6 +56,8 @@ CLOSE_DELAY = 0.02
 """Seconds from a round's last update to its closing log entries (see ``Host._close_round``)."""
 SELF_AUDIT_DELAY = 0.05
 """Seconds the host's audit of a round waits after the round's closing entries (see ``Host._close_round``)."""
+HISTORY = 150
+"""The round's latest events told to a peer joining mid-round (a frame from the host stays under 64 KiB)."""
 SourceFactory = Callable[[bytes], core.DeckSource]
 
 
@@ -79,11 +83,9 @@ class Host:
         self.config = config
         self.source_factory = source_factory
         self.identity = identity or Identity.load()
-        self.room_salt = secrets.token_bytes(16)
-        self._pw_key = secure.password_key(config.password, self.room_salt) if config.password is not None else None
+        self.password_throttle = PasswordThrottle()
+        """Slows down whoever guesses the password wrong, per address (see :mod:`net.throttle`)."""
         self.dealer: Dealer | None = None
-        self.cheat: dict[str, Any] = {}
-        """Hooks for the dishonest test doubles of the fairness tests; empty for a real host."""
         self.audits: list[dict[str, Any]] = []
         """The host's own audit of each round: ``{"round", "ok", "code", "reason"}``."""
         self._stalled = False
@@ -129,8 +131,16 @@ class Host:
         self._idle_handle: asyncio.TimerHandle | None = None
         self._last_public: dict[str, Any] | None = None
         """The public part of the last update broadcast (see :meth:`_view`)."""
+        self.round_events: list[Event] = []
+        """The current round's events so far, the deal first (a peer joining mid-round is told them)."""
         self._undo: tuple[int, dict[str, Any]] | None = None
         """(version, ``game.to_dict()``) taken by the last save: the next move's undo point."""
+        self._people: asyncio.Event | None = None
+        """Set when a person comes or goes (see :meth:`wait_for_people`)."""
+        self._ending: asyncio.Task[Any] | None = None
+        self._ended: bytes | None = None
+        """The ``end`` frame once the match is over (a seat that was away then gets it when it comes back)."""
+        self._told_end: set[int] = set()
 
     # -- life cycle ------------------------------------------------------------------
     @classmethod
@@ -169,6 +179,9 @@ class Host:
     saved_port: int | None = None
     """The port of the host whose save was resumed (clients reconnect to it)."""
 
+    dealer_class: type[Dealer] = Dealer
+    """The dealer each match gets: the dishonest hosts of the fairness tests name a subclass here."""
+
     @property
     def fingerprint(self) -> str:
         """The host identity's fingerprint (64 hex characters)."""
@@ -182,27 +195,31 @@ class Host:
         return f"uno://{host}:{self.port}#{self.identity.fingerprint[:FP_ADDRESS]}"
 
     def _restore_dealer(self, fair: dict[str, Any], save_path: str) -> None:
-        dealer = Dealer(self, self.identity, bytes(fair["g"]))
+        dealer = self.dealer_class(self, self.identity, bytes(fair["g"]))
         entries = _read_log_file(save_path + ".log", int(fair["log_len"]))
         from .fair import TableLog
 
         dealer.log = TableLog(self.identity, entries)
-        for d in sorted(fair["secrets"], key=lambda x: x["e"]):
-            sec = EpochSecret.from_save(dealer.game_id, d)
-            dealer.secrets[sec.e] = sec
-            dealer.consumed(sec)
-        dealer.round_epochs = [dealer.secrets[e] for e in fair["round_epochs"] if e in dealer.secrets]
-        dealer.attempts = {int(k): int(v) for k, v in fair["attempts"]}
-        dealer.strikes = {int(k): int(v) for k, v in fair["strikes"]}
-        dealer.last_n = {int(k): int(v) for k, v in fair["last_n"]}
-        dealer.known = {int(p): set(ids) for p, ids in fair["known"]}
-        dealer.drawn = {tuple(x) for x in fair["drawn"]}  # type: ignore[misc]
-        dealer.opened = {tuple(x) for x in fair["opened"]}  # type: ignore[misc]
-        dealer._n = int(fair.get("n", 0)) + 1_000_000
-        if fair.get("closed") is not None:  # (older saves were written after the closing entries)
-            dealer.closed = int(fair["closed"])
+        dealer.restore(fair)
         self.dealer = dealer
         self._attach_log_writers(truncate=True)
+
+    def _resumed_log(self) -> None:
+        """What a resumed host logs first: the attempt at an epoch its crash cut short is called off,
+        and clocks other than the match's are stated (the log's rules read them)."""
+        dealer = self.dealer
+        if dealer is None:
+            return
+        dealer.call_off()
+        clocks = dealer.clocks(self.config)
+        last: dict[str, Any] | None = None
+        for e, _sig in reversed(dealer.log.entries):
+            d = unpack(e)
+            if d.get("k") in ("match", "settings"):
+                last = {k: d.get(k) for k in clocks}
+                break
+        if last is not None and last != clocks:
+            dealer.append("settings", **clocks)
 
     async def start(self, bind: str = "0.0.0.0", port: int = 7777) -> tuple[str, int]:
         """Listen on ``bind:port`` (port 0 picks a free one); returns the address bound."""
@@ -212,8 +229,9 @@ class Host:
         self.bind, self.port = bind, sock[1]
         self._spawn(self._heartbeat_loop())
         if self.game is not None:  # resumed: everyone is away until they reconnect
+            self._resumed_log()
             for seat in self.seats:
-                if seat.kind == "human" and seat.peer is None:
+                if seat.kind == "human" and seat.peer is None and not seat.stand_in:
                     self._mark_away(seat)
             if self.phase == "playing":
                 self._arm_turn_timer()
@@ -236,6 +254,7 @@ class Host:
         return self.phase == "finished"
 
     async def close(self, reason: str = "the host is closing") -> None:
+        """Close the table: every peer is told it is closed for good (``bye{closed: true}``) and let go."""
         self._close_round()
         self._run_self_audit()
         self._save_if_due()
@@ -244,7 +263,7 @@ class Host:
                 handle.cancel()
         if self._server is not None:
             self._server.close()
-        bye = framing.encode({"type": "bye", "reason": reason})
+        bye = framing.encode({"type": "bye", "reason": reason, "closed": True})
         for peer in list(self.peers):
             peer.send_frame(bye)
             peer.close(reason)
@@ -328,6 +347,8 @@ class Host:
         """A fresh match with the same seats (after a round or the match is over)."""
         if self.phase not in ("round_over", "finished") or self.game is None or self._dealing:
             raise ValueError("a rematch can start only after a round")
+        if self._ending is not None and not self._ending.done():
+            raise ValueError("the last round's verdicts are still coming in; a moment")
         self.match += 1
         self.rounds_played = 0
         self.end_reason = None
@@ -336,6 +357,8 @@ class Host:
         self._new_match()
 
     def _new_match(self) -> None:
+        self._ended = None
+        self._told_end = set()
         self._dealing = True
         self._spawn(self._deal(first=True))
 
@@ -352,6 +375,8 @@ class Host:
     async def _deal_inner(self, first: bool) -> None:
         self._close_round()  # the last round's closing entries come before anything of the next
         self._save_if_due()  # the round as it ended, before the deal changes the game
+        if not first and self.dealer is not None and self.game is not None:
+            await self.dealer.collect_verdicts(self.game.round)  # every person's word on the last round first
         if first:
             self._run_self_audit()  # before a new match's dealer takes over the log
         # Otherwise the host's audit of the last round keeps its time (see _close_round): the
@@ -362,9 +387,16 @@ class Host:
         if first:
             seed = cfg.seed if self.match == 0 or cfg.seed is None else f"{cfg.seed}:match{self.match}"
             seed_b = core.source.seed_bytes(seed)
+            for seat in self.seats:  # a new match: nobody is struck; whoever is not here is away from the start
+                if seat.kind == "human":
+                    seat.benched = False
+                    seat.stand_in = seat.peer is None
+                    handle = self._grace.pop(seat.index, None)
+                    if handle is not None:
+                        handle.cancel()
             if fair:
                 old = self.dealer
-                self.dealer = Dealer(self, self.identity, log=old.log if old is not None else None)
+                self.dealer = self.dealer_class(self, self.identity, log=old.log if old is not None else None)
                 if old is None:
                     self._attach_log_writers(truncate=True)
                 else:
@@ -433,8 +465,9 @@ class Host:
         game = self.game
         assert game is not None
         self._save_if_due()  # the move before this one is on disk before this one is made
-        # The colour a challengeable play is judged against, asked before it is applied.
-        self._pre_color = game.judged_color(p, action)
+        # The colour a challengeable play is judged against, asked before it is applied (and only
+        # of a legal action: the rules see nothing they would refuse).
+        self._pre_color = game.judged_color(p, action) if action in game.legal_actions(p) else None
         if self.dealer is None:
             return game.apply(p, action)
         # The undo point, if an epoch must be settled first: the save after the last move took it.
@@ -446,6 +479,12 @@ class Host:
             self._restore(snap)
             self._stall(need, retry)
             return None
+        except IllegalAction:
+            raise
+        except Exception as e:  # a bug the action found in the rules: the game as it was, the action refused
+            log.exception("the rules failed on seat %d's %s", p, action)
+            self._restore(snap)
+            raise IllegalAction(f"the rules could not take this action ({type(e).__name__})") from None
 
     def _stall(self, need: NeedEpoch, retry: Callable[[], None]) -> None:
         self._stalled = True
@@ -491,6 +530,8 @@ class Host:
         except Exception:  # nothing a peer sends may take the host down
             log.exception("connection %s failed", peer)
         finally:
+            if peer.handshake is not None:  # gone in the middle of a password exchange: a failed attempt
+                peer.handshake.done(False)
             try:
                 self._drop(peer)
             except Exception:
@@ -509,8 +550,8 @@ class Host:
                     except secure.ChannelError as e:
                         if peer.handshake is not None:  # the first sealed frame: other keys
                             peer.channel = None
-                            if self._pw_key is not None:
-                                self._refuse(peer, "password", "wrong password for this table")
+                            if peer.handshake.pake:
+                                self._wrong_password(peer)
                             else:
                                 self._refuse(peer, "handshake", "the secure handshake failed")
                         else:
@@ -543,8 +584,9 @@ class Host:
                     return
                 continue
             if peer.channel is None:
-                self._plain(peer, msg, body)
+                await self._plain(peer, msg, body)
             elif peer.handshake is not None:
+                peer.handshake.done(True)  # the frame opened: the client knows the password (if one is set)
                 try:
                     peer.handshake.check_auth(msg)
                 except secure.HandshakeError as e:
@@ -555,7 +597,7 @@ class Host:
             else:
                 self._dispatch(peer, msg)
 
-    def _plain(self, peer: Peer, msg: dict[str, Any], body: bytes) -> None:
+    async def _plain(self, peer: Peer, msg: dict[str, Any], body: bytes) -> None:
         """Before the link is sealed only the handshake is spoken (and versions told apart)."""
         kind = msg["type"]
         if kind in ("hs1", "hello"):
@@ -567,11 +609,33 @@ class Host:
             if kind == "hello":
                 self._refuse(peer, "handshake", f"protocol {PROTOCOL_VERSION} begins with the secure handshake")
                 return
+            password = self.config.password
+            attempt = None
+            if password is not None and "pake" in msg:  # one password attempt per address at a time, slowed
+                try:
+                    attempt = await self.password_throttle.enter(peer.ip)
+                except Throttled as t:
+                    self._refuse(peer, "throttled", "too many wrong passwords from your address: try again in "
+                                                    f"{math.ceil(t.seconds)} s")
+                    return
             try:
-                answer, hs = secure.host_answer(self.identity, body, msg, PROTOCOL_VERSION, self.room_salt,
-                                                self._pw_key)
+                if attempt is not None:  # the password exchange is ~15 ms of pure Python: off the loop
+                    answer, hs = await asyncio.to_thread(secure.host_answer, self.identity, body, msg,
+                                                         PROTOCOL_VERSION, password)
+                else:
+                    answer, hs = secure.host_answer(self.identity, body, msg, PROTOCOL_VERSION, password)
             except secure.HandshakeError as e:
+                if attempt is not None:
+                    attempt.done(False)
                 self._refuse(peer, e.code, e.reason)
+                return
+            except BaseException:  # cancelled (the host closing): the address's turn is not kept
+                if attempt is not None:
+                    attempt.done(False)
+                raise
+            hs.attempt = attempt
+            if peer.closed:  # gone while it waited
+                hs.done(False)
                 return
             peer.send_plain(answer)
             peer.channel, peer.handshake = hs.channel, hs
@@ -603,6 +667,17 @@ class Host:
             peer.violation("repeated_hello", "hello was already said on this connection")
         elif kind in ("hs1", "auth"):
             peer.violation("repeated_hello", "the handshake is over on this connection")
+
+    def _wrong_password(self, peer: Peer) -> None:
+        """The first sealed frame after a password exchange did not open: refused, and its address slowed."""
+        assert peer.handshake is not None
+        wait = peer.handshake.done(False)
+        failures = self.password_throttle.failures(peer.ip)
+        self._emit("password", {"addr": peer.ip, "failures": failures, "wait": wait})
+        reason = "wrong password for this table"
+        if wait >= 1:
+            reason += f"; the next try from your address must wait {math.ceil(wait)} s"
+        self._refuse(peer, "password", reason)
 
     def _refuse(self, peer: Peer, code: str, reason: str) -> None:
         log.info("refusing %s: %s", peer, reason)
@@ -671,7 +746,12 @@ class Host:
         if self.dealer is not None:
             self.dealer.resend(peer, peer.log_have)
         if self.game is not None:
-            self._send_update(peer, [], actor=None, auto=False)
+            # The round so far, so a rejoined seat's log (or a spectator's) starts where the round did.
+            self._send_update(peer, [], actor=None, auto=False, history=self.round_events[-HISTORY:])
+        if self._ended is not None and self.phase == "finished" and peer.seat is not None \
+                and peer.seat not in self._told_end:
+            self._told_end.add(peer.seat)
+            peer.send_frame(self._ended)  # it was away when the match ended (one told stays for a rematch)
         self._maybe_autostart()
 
     def _seat_for_token(self, token: Any) -> Seat | None:
@@ -688,9 +768,12 @@ class Host:
         handle = self._grace.pop(seat.index, None)
         if handle is not None:
             handle.cancel()
-        if seat.stand_in:
+        if seat.stand_in and not seat.benched:
             seat.stand_in = False
+            if self.in_match:
+                self.dealer.append("back", seat=seat.index)  # in the seed exchange again, played by its person
             self._arm_turn_timer()
+        self.people_changed()
 
     def _drop(self, peer: Peer) -> None:
         peer.close(peer.close_reason or "dropped")
@@ -702,9 +785,9 @@ class Host:
             seat = self.seats[peer.seat]
             if seat.peer is peer:
                 seat.peer = None
-                if self.phase == "lobby" and not seat.reserved:
+                if self.phase == "lobby" and not seat.reserved and not self._dealing:
                     seat.kind, seat.name, seat.token, seat.ready = "open", "", None, False
-                elif self.phase != "finished":
+                elif self.in_match:  # (not once the match is over: nothing is waiting for them then)
                     self._mark_away(seat)
         self._broadcast_lobby()
 
@@ -719,11 +802,57 @@ class Host:
     def _grace_over(self, index: int) -> None:
         self._grace.pop(index, None)
         seat = self.seats[index]
-        if seat.kind == "human" and seat.peer is None and self.phase != "finished":
+        if seat.kind == "human" and seat.peer is None and self.in_match and not seat.stand_in:
             seat.stand_in = True
+            if self.in_match:
+                # The log shows it: the seat leaves the seed exchange and a bot's moves for it are 'away'.
+                self.dealer.append("away", seat=index)
             self._emit("stand_in", {"seat": index, "name": seat.name})
             self._broadcast_lobby()
+            self.people_changed()
             self._kick()
+
+    # -- waiting for the people ------------------------------------------------------------------
+    @property
+    def in_match(self) -> bool:
+        """A match's log is open: from its first deal on (seats are fixed then) until ``end`` is sent
+        (after the last round's verdicts)."""
+        return self.dealer is not None and (self.phase in ("playing", "round_over") or self._dealing
+                                            or self.phase == "finished" and self._ended is None)
+
+    def people_changed(self) -> None:
+        """A person came, went away past the grace period, or was benched: waiters look again, and
+        the host's bots, who may now play a seat (or no longer)."""
+        if self._people is not None:
+            self._people.set()
+        if self.phase == "playing":
+            with contextlib.suppress(RuntimeError):  # no loop: nothing is being played
+                self._arm_turn_timer()
+                self._kick()
+
+    def missing_people(self) -> list[int]:
+        """Seated people who take part (not benched, not away past the grace period) but are not connected."""
+        return [s.index for s in self.seats if s.kind == "human" and s.peer is None and not s.stand_in
+                and not s.benched]
+
+    async def wait_for_people(self) -> None:
+        """Until every seated person is connected or away past the grace period (as the log then shows).
+
+        The seed exchange and the verdicts are between the host and all of them:
+        a host that has just resumed, or a table where someone's link dropped,
+        waits for them rather than dealing without them.
+        """
+        while self.missing_people():
+            if self._people is None:
+                self._people = asyncio.Event()
+            self._people.clear()
+            await self._people.wait()
+
+    def logged(self) -> None:
+        """A log entry was appended: the save that follows counts it (see :meth:`_save_soon`)."""
+        if self.game is not None:
+            with contextlib.suppress(RuntimeError):  # no loop: nothing is saved outside a running table
+                self._save_soon()
 
     async def _heartbeat_loop(self) -> None:
         ping = framing.encode({"type": "ping"})
@@ -759,38 +888,40 @@ class Host:
 
     # -- intents and the game ------------------------------------------------------------------
     def _signed(self, peer: Peer, msg: dict[str, Any]) -> None:
-        """A message signed by the peer's identity: an intent, or a step of the fair deal."""
+        """A message signed by the peer's identity: an intent, or a step of the fair deal.
+
+        Its content is checked against :data:`messages.SIGNED_SCHEMAS` first: every
+        field bounded, none too many, so nothing a player signs can make a log
+        entry the host builds from it outgrow a frame.
+        """
         dealer = self.dealer
         if dealer is None:
             peer.violation("not_playing", "there is no game to sign messages for")
             return
         m, sig = msg["m"], msg["sig"]
         try:
-            d = unpack(m)
-        except Exception:
-            peer.violation("bad_payload", "the signed message is not msgpack")
-            return
-        if not isinstance(d, dict):
-            peer.violation("bad_payload", "the signed message is not a map")
-            return
-        if d.get("k") != "intent":
-            reason = dealer.on_signed(peer, m, sig)
-            if reason:
-                peer.violation("signature", reason)
-            return
-        intent = {"type": "intent", "seq": d.get("seq"), "version": d.get("v"), "seat": d.get("seat"),
-                  "action": d.get("act")}
-        try:
-            messages.validate(intent, CLIENT_SCHEMAS)
+            d = messages.validate_signed(unpack(m))
         except MessageError as e:
             peer.violation(e.code, e.reason)
             return
+        except Exception:
+            peer.violation("bad_payload", "the signed message is not msgpack")
+            return
+        if d["k"] != "intent":
+            dealer.on_signed(peer, m, sig, d)
+            return
+        intent = {"type": "intent", "seq": d["seq"], "version": d["v"], "seat": d["seat"], "action": d["act"]}
         failure = dealer.check_signed(peer, m, sig, d)
         if failure is not None:
             code, reason = failure
+            if code == "head":  # built on a log this host never had (a restart raced it): decide again
+                code = "stale"
             peer.send({"type": "reject", "seq": intent["seq"], "version": self.game.version if self.game else 0,
                        "code": code, "reason": reason})
-            peer.violation(code, reason)
+            if code != "stale":
+                peer.violation(code, reason)
+            elif self.game is not None:
+                self._send_update(peer, [], actor=None, auto=False)
             return
         self._intent(peer, intent, (m, sig))
 
@@ -827,6 +958,12 @@ class Host:
             return
         action = Action.from_dict(msg["action"])  # validated already; cannot raise here
         try:
+            messages.check_action(action, cards=len(game.cards))
+        except ValueError as e:
+            reject("illegal", str(e))
+            peer.violation("bad_action", str(e))
+            return
+        try:
             events = self._try_apply(peer.seat, action, lambda: self._intent(peer, msg, signed))
         except IllegalAction as e:
             # A stale intent still legal went through above; this one is not.
@@ -839,7 +976,8 @@ class Host:
 
     def _applied(self, p: int, action: Action, events: list[Event], *, auto: bool,
                  cause: Peer | None = None, seq: int | None = None,
-                 intent: tuple[bytes, bytes] | None = None) -> None:
+                 intent: tuple[bytes, bytes] | None = None, why: str | None = None) -> None:
+        """``why``: the reason of a move the host made for a person (``timer``, ``away``, ``bench``)."""
         game, record = self.game, self.record
         assert game is not None and record is not None
         record.add(p, action, auto)
@@ -847,7 +985,7 @@ class Host:
         public = [e.view(None).to_dict() for e in events]  # the events as everyone sees them
         if self.dealer is not None:
             self._record_orders()
-            self.dealer.record_step(game, p, action, auto, intent, events, self._pre_color, public)
+            self.dealer.record_step(game, p, action, auto, intent, events, self._pre_color, public, why)
         if game.over:
             self.phase = "round_over"
             self.rounds_played += 1
@@ -881,9 +1019,9 @@ class Host:
         They are a few KB for every peer, and every peer takes them in; sent
         right behind the round's last update they competed with it on a
         machine running several players. So they follow it by
-        :data:`CLOSE_DELAY` (at once when the match is over). The log's order
-        is the same: nothing else enters the log while a round is over, and
-        the next deal (or closing the host) runs this first. Then the host's
+        :data:`CLOSE_DELAY` (at once when the match is over). Nothing of the
+        next round enters the log before them: the next deal (or closing the
+        host) runs this first. Then the host's
         own audit of the round (tens of ms) waits :data:`SELF_AUDIT_DELAY`
         more; it reads the log only up to the round's end, so the next round
         may begin meanwhile.
@@ -915,17 +1053,38 @@ class Host:
                                   "scores": list(game.scores), "names": list(game.names)})
         self._emit("lobby", lobby)
         if self.phase == "finished":
-            end = framing.encode({"type": "end", "reason": self.end_reason or "match_over",
-                                  "scores": list(game.scores), "winner": game.match_winner})
-            for peer in list(self.peers):
-                if peer.role is not None:
-                    peer.send_frame(end)
-            self._emit("end", {"reason": self.end_reason, "scores": list(game.scores),
-                               "winner": game.match_winner, "names": list(game.names)})
-            if self._finished is not None:
-                self._finished.set()
+            if self.dealer is not None:  # the last round's verdicts reach the table before the end
+                self._ending = self._spawn(self._end_after_verdicts(game.round))
+            else:
+                self._end()
         elif self.config.auto_next:
             self._schedule_next_round()
+
+    async def _end_after_verdicts(self, r: int) -> None:
+        try:
+            assert self.dealer is not None
+            await self.dealer.collect_verdicts(r)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("collecting the last verdicts failed")
+        self._end()
+
+    def _end(self) -> None:
+        """Tell everyone the match is over (the host closes after it)."""
+        game = self.game
+        assert game is not None
+        end = self._ended = framing.encode({"type": "end", "reason": self.end_reason or "match_over",
+                                            "scores": list(game.scores), "winner": game.match_winner})
+        for peer in list(self.peers):
+            if peer.role is not None:
+                peer.send_frame(end)
+                if peer.seat is not None:
+                    self._told_end.add(peer.seat)
+        self._emit("end", {"reason": self.end_reason, "scores": list(game.scores),
+                           "winner": game.match_winner, "names": list(game.names)})
+        if self._finished is not None:
+            self._finished.set()
 
     def _bot(self, p: int) -> Bot:
         bot = self._bots.get(p)
@@ -970,11 +1129,13 @@ class Host:
                         action = bot.choose(game.observation(p))
                     if action is None:
                         continue
-                    auto = self.seats[p].kind != "bot"
-                    events = self._try_apply(p, action, lambda p=p, a=action, auto=auto: self._retry(p, a, auto))
+                    seat = self.seats[p]
+                    auto = seat.kind != "bot"
+                    why = ("bench" if seat.benched else "away") if auto else None
+                    events = self._try_apply(p, action, lambda p=p, a=action, w=why: self._retry(p, a, w))
                     if events is None:
                         return
-                    self._applied(p, action, events, auto=auto)
+                    self._applied(p, action, events, auto=auto, why=why)
                     break
                 else:
                     return
@@ -983,14 +1144,16 @@ class Host:
         except Exception:
             log.exception("the bot driver failed")
 
-    def _retry(self, p: int, action: Action, auto: bool) -> None:
-        """A host-made move held back by an epoch: made now if it is still legal."""
+    def _retry(self, p: int, action: Action, why: str | None) -> None:
+        """A host-made move held back by an epoch: made now if it is still legal (``why`` None: a bot's seat)."""
         game = self.game
         if self.phase != "playing" or game is None or action not in game.legal_actions(p):
             return
-        events = self._try_apply(p, action, lambda: self._retry(p, action, auto))
+        if why == "away" and not self.seats[p].stand_in:
+            return  # its person came back meanwhile
+        events = self._try_apply(p, action, lambda: self._retry(p, action, why))
         if events is not None:
-            self._applied(p, action, events, auto=auto)
+            self._applied(p, action, events, auto=why is not None, why=why)
 
     def _cancel_turn_timer(self) -> None:
         if self._turn_handle is not None:
@@ -1025,11 +1188,21 @@ class Host:
         if action is None:
             return
         self._emit("timeout", {"seat": p, "name": self.seats[p].name})
-        events = self._try_apply(p, action, lambda: self._retry(p, action, True))
+        events = self._try_apply(p, action, lambda: self._retry(p, action, "timer"))
         if events is not None:
-            self._applied(p, action, events, auto=True)
+            self._applied(p, action, events, auto=True, why="timer")
 
     # -- sending -----------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        """The table as everyone sees it now (:meth:`core.Game.public_observation`; a test double lies here)."""
+        assert self.game is not None
+        return self.game.public_observation()
+
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` alone sees now: its hand and choices (:meth:`core.Game.private_observation`)."""
+        assert self.game is not None
+        return self.game.private_observation(seat)
+
     def _view(self, peer: Peer, public: dict[str, Any],
               shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
         """``peer``'s view of the game now: ``("obs", view)``, or ``("patch", what changed)`` (see :mod:`net.patch`).
@@ -1040,7 +1213,7 @@ class Host:
         """
         game = self.game
         assert game is not None
-        private = game.private_observation(peer.seat)
+        private = self.private_view(peer.seat)
         sent, peer.sent_view = peer.sent_view, (public, private)
         if sent is None:
             return "obs", {**public, **private}
@@ -1055,9 +1228,11 @@ class Host:
     def _send_update(self, peer: Peer, events: list[Event], *, actor: int | None, auto: bool,
                      seq: int | None = None, public_events: list[dict[str, Any]] | None = None,
                      public: dict[str, Any] | None = None,
-                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+                     shared: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                     history: list[Event] | None = None) -> None:
         """``public_events``: the events' dicts as everyone sees them, when already built;
-        ``public``, ``shared``: see :meth:`_view`."""
+        ``public``, ``shared``: see :meth:`_view`; ``history``: earlier events of the round, as this peer
+        may see them (for a peer that joins mid-round)."""
         game = self.game
         assert game is not None
         p = peer.seat
@@ -1065,11 +1240,13 @@ class Host:
             shown = [e.view(p).to_dict() for e in events]
         else:  # only events with hidden cards differ from one peer to the next
             shown = [d if e.visible_to is None else e.view(p).to_dict() for e, d in zip(events, public_events)]
-        key, view = self._view(peer, game.public_observation() if public is None else public, shared)
+        key, view = self._view(peer, self.public_view() if public is None else public, shared)
         msg: dict[str, Any] = {"type": "update", "version": game.version, key: view,
                                "events": shown, "actor": actor, "auto": auto}
         if seq is not None:
             msg["seq"] = seq
+        if history:
+            msg["history"] = [e.view(p).to_dict() for e in history]
         peer.send(msg)
 
     def _broadcast_update(self, events: list[Event], *, actor: int | None, auto: bool,
@@ -1081,11 +1258,14 @@ class Host:
         """
         game = self.game
         assert game is not None
+        if any(e.kind == "deal" for e in events):
+            self.round_events = []
+        self.round_events.extend(events)
         if public is None:
             public = [e.view(None).to_dict() for e in events]
         # The table as everyone sees it is built once, and so is the patch to it
         # from the last one sent; each peer adds its own part.
-        view = game.public_observation()
+        view = self.public_view()
         last, self._last_public = self._last_public, view
         shared = (last, patch.diff(last, view, last["version"])) if last is not None else None
         spectator_frames: dict[int, tuple[bytes, Any]] = {}
@@ -1190,7 +1370,9 @@ class Host:
             while self._ledger_fed < len(entries):
                 e, sig = entries[self._ledger_fed]
                 self._ledger_fed += 1
-                ledger.add_entry(e, sig)
+                for act in ledger.add_entry(e, sig):
+                    if act[0] == "audit" and act[1] != r:  # a round before (a resumed host catching up):
+                        ledger.audit_round()                 # its replay carries into the next round
             ledger.audit_round()
             verdict = {"round": r, "ok": True, "code": "", "reason": "verified"}
         except Unfair as u:
@@ -1230,7 +1412,7 @@ class Host:
         try:
             directory = Path(self.config.transcript_dir) if self.config.transcript_dir else default_transcript_dir()
             name = f"{self.dealer.game_id.hex()[:12]}-host" + ("-resumed" if existing else "")
-            writer = TranscriptWriter.create(directory, name, me=self.identity.public, seat=None,
+            writer = TranscriptWriter.create(directory, name, signer=self.identity, seat=None,
                                              host=self.identity.public)
             for e, sig in existing:
                 writer.log(e, sig)

@@ -17,13 +17,14 @@ always be told to both sides in words. See ``docs/protocol.md``.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from core import Action
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 5
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24
@@ -32,9 +33,18 @@ MAX_SIG = 512
 MAX_SEQ = 2**53  # a JSON-safe integer: sequence numbers and state versions
 MAX_SEATS = 10
 MAX_SIGNED = 8 * 1024
-"""A peer's signed message (intent, seed commitment, reveal, receipt, verdict)."""
+"""A peer's signed message (intent, seed commitment, reveal, receipt, verdict) on the wire.
+Each kind is bounded far tighter by :data:`SIGNED_SCHEMAS`."""
 MAX_ENTRY = 60 * 1024
 """A host's log entry (the deck commitments of 168 cards are about 6 KiB)."""
+MAX_WORD = 32
+"""An action's kind or colour, a verdict's code."""
+MAX_WHY = 200
+"""A verdict's reason, as its player wrote it."""
+MAX_TARGET = 64
+"""An action's target: a seat, or a pile in the variants that have several."""
+MAX_RECEIPT = 200
+"""Cards acknowledged by one receipt (no delivery holds more than a deck)."""
 
 
 class MessageError(ValueError):
@@ -75,6 +85,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, F]] = {
         "id": _f(bytes, lo=32, hi=32),
         "eph": _f(bytes, lo=32, hi=32),
         "nonce": _f(bytes, lo=16, hi=64),
+        "pake": _f(bytes, required=False, lo=33, hi=33),
     },
     "auth": {"sig": _f(bytes, lo=64, hi=64)},
     "signed": {"m": _f(bytes, lo=1, hi=MAX_SIGNED), "sig": _f(bytes, lo=64, hi=64)},
@@ -140,6 +151,7 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
         "actor": _f(int, lo=0, hi=MAX_SEATS - 1, nullable=True, required=False),
         "auto": _f(bool, required=False),
         "seq": _f(int, lo=0, hi=MAX_SEQ, required=False),
+        "history": _f(list, required=False, hi=200),
     },
     "reject": {
         "seq": _f(int, lo=0, hi=MAX_SEQ),
@@ -160,9 +172,30 @@ HOST_SCHEMAS: dict[str, dict[str, F]] = {
     },
     "ping": {"t": _f(int, float, required=False)},
     "pong": {"t": _f(int, float, required=False)},
-    "bye": {"reason": _f(str, required=False, hi=200)},
+    "bye": {"reason": _f(str, required=False, hi=200), "closed": _f(bool, required=False)},
 }
 """What the host may send to a client (clients check these too: a host can be hostile)."""
+
+
+_SIGNED_COMMON = {
+    "k": _f(str, hi=MAX_WORD), "g": _f(bytes, hi=32), "seat": _f(int, lo=0, hi=MAX_SEATS - 1),
+    "n": _f(int, lo=0, hi=MAX_SEQ), "h": _f(bytes, lo=32, hi=32),
+}
+_EPOCH = {"e": _f(int, lo=0, hi=MAX_SEQ), "a": _f(int, lo=0, hi=MAX_SEQ)}
+_HASH = _f(bytes, lo=32, hi=32)
+SIGNED_SCHEMAS: dict[str, dict[str, F]] = {
+    "intent": {"seq": _f(int, lo=0, hi=MAX_SEQ), "v": _f(int, lo=0, hi=MAX_SEQ), "act": _f(dict, hi=4)},
+    "seed": {**_EPOCH, "root": _HASH, "d": _HASH},
+    "ack": {**_EPOCH, "set": _HASH},
+    "reveal": {**_EPOCH, "r": _HASH},
+    "rcpt": {"cards": _f(list, lo=1, hi=MAX_RECEIPT), "x": _HASH},
+    "verdict": {"r": _f(int, lo=0, hi=MAX_SEQ), "ok": _f(bool), "code": _f(str, hi=MAX_WORD),
+                "why": _f(str, hi=MAX_WHY)},
+}
+"""What a seated player signs (``signed.m``, a msgpack map ``{k, g, seat, n, h, ...}``), kind by kind.
+
+Every field is bounded, so no log entry the host builds from them can outgrow
+a frame; a message with a field too many or too few is refused."""
 
 
 def _check_value(name: str, spec: F, value: Any) -> None:
@@ -227,18 +260,74 @@ def validate(msg: Any, schemas: dict[str, dict[str, F]]) -> dict[str, Any]:
         raise MessageError("bad_field", "update: needs either 'obs' or 'patch'")
     if kind == "intent" and schemas is CLIENT_SCHEMAS:
         try:
-            Action.from_dict(msg["action"])
+            check_action(Action.from_dict(msg["action"]))
         except ValueError as e:
             raise MessageError("bad_action", f"intent: {e}") from None
     return msg
 
 
-def clean_text(text: str, limit: int) -> str:
+def validate_signed(d: Any) -> dict[str, Any]:
+    """Check a signed message's content against :data:`SIGNED_SCHEMAS`; raises :class:`MessageError`."""
+    if not isinstance(d, dict):
+        raise MessageError("bad_payload", "the signed message is not a map")
+    kind = d.get("k")
+    schema = SIGNED_SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise MessageError("unknown_type", f"unknown signed message kind {str(kind)[:MAX_WORD]!r}")
+    for key in d:
+        if key not in schema and key not in _SIGNED_COMMON:
+            raise MessageError("unknown_field", f"signed {kind}: unknown field {str(key)[:MAX_WORD]!r}")
+    for fields in (_SIGNED_COMMON, schema):
+        for name, spec in fields.items():
+            if name not in d:
+                raise MessageError("missing_field", f"signed {kind}: missing field {name!r}")
+            _check_value(name, spec, d[name])
+    if kind == "intent":
+        try:
+            check_action(Action.from_dict(d["act"]))
+        except ValueError as e:
+            raise MessageError("bad_action", f"intent: {e}") from None
+    elif kind == "rcpt":
+        for item in d["cards"]:
+            if not (isinstance(item, list) and len(item) == 3
+                    and all(type(x) is int and 0 <= x <= MAX_SEQ for x in item)):
+                raise MessageError("bad_field", "rcpt: each card is [epoch, attempt, draw]")
+    return d
+
+
+def check_action(action: Action, *, cards: int | None = None) -> Action:
+    """An action's fields within bounds before any rule sees it; raises :class:`ValueError`.
+
+    ``cards``: the deck's size (a card id is below it). A target names a seat
+    or a pile: below :data:`MAX_TARGET`. Whether the action is legal is the
+    rules' to say; this keeps what is plainly out of range from reaching them.
+    """
+    if not action.kind or len(action.kind) > MAX_WORD:
+        raise ValueError(f"an action's kind has 1 to {MAX_WORD} characters")
+    if action.color is not None and not 0 < len(action.color) <= MAX_WORD:
+        raise ValueError(f"an action's colour has 1 to {MAX_WORD} characters")
+    if action.card is not None and not 0 <= action.card < (cards if cards is not None else MAX_SEQ):
+        raise ValueError(f"there is no card {action.card} in this deck")
+    if action.target is not None and not 0 <= action.target < MAX_TARGET:
+        raise ValueError(f"there is no target {action.target} at this table")
+    return action
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-~])")
+"""Terminal escape sequences: CSI (colours, clearing), OSC (titles, links) and the two-character ones."""
+
+
+def clean_text(text: Any, limit: int = 500) -> str:
     """``text`` without control or format characters, whitespace collapsed, cut to ``limit``.
 
-    Names and chat lines end up on other people's terminals: an escape
-    sequence in them must not reach a screen.
+    Names, chat lines, reasons and verdicts end up on other people's terminals
+    and in logs: an escape sequence in them must not reach a screen. This is
+    the one cleaner: the host, the clients, the headless printer and the
+    screens all use it. Anything that is not a string is shown as its ``str``.
     """
+    if not isinstance(text, str):
+        text = str(text)
+    text = _ESCAPES.sub(" ", text)  # a whole escape sequence goes, not only its ESC
     kept = "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in text)
     return " ".join(kept.split())[:limit]
 

@@ -32,6 +32,8 @@ class Peer:
         self.writer = writer
         peer = writer.get_extra_info("peername")
         self.addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else str(peer)
+        self.ip = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+        """The peer's address without the port: what password attempts are counted by."""
         self.name = ""
         self.role: str | None = None  # None until the handshake: "player" or "spectator"
         self.seat: int | None = None

@@ -6,8 +6,10 @@ source=...)`` with a source serving those orders, followed by the recorded
 moves (and ``next_round()`` between rounds), rebuilds the match exactly;
 :func:`replay` does so and checks every move is legal. Without orders (a
 host given a seeded source) the seed alone replays it. The record is what
-``host --transcript PATH`` writes (as JSON, the seed in hex). It is a
-convenience, not evidence: the signed transcript (:mod:`net.transcript`) is.
+``host --record PATH`` writes (as JSON, the seed in hex). It is a
+convenience, not evidence: nothing in it is signed, and ``uno-tui audit``
+refuses it (:func:`is_record`); the signed transcript (:mod:`net.transcript`)
+is the evidence.
 """
 
 from __future__ import annotations
@@ -95,6 +97,17 @@ class Record:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(self.to_json(scores, match_winner) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+
+
+def is_record(data: bytes) -> bool:
+    """Whether ``data`` is a moves record as :meth:`Record.write_json` writes it."""
+    if data.lstrip()[:1] != b"{":
+        return False
+    try:
+        d = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(d, dict) and d.get("format") == RECORD_FORMAT
 
 
 def replay(record: dict[str, Any]) -> core.Game:

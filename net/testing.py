@@ -17,6 +17,7 @@ from typing import Any, Iterator
 import core
 
 from . import framing, secure
+from .dealer import Dealer
 from .host import Host
 from .identity import Identity
 from .messages import PROTOCOL_VERSION
@@ -29,9 +30,14 @@ FAST: dict[str, Any] = {
 """Host settings that make a test table quick: no pauses, short timeouts."""
 
 
-async def start_host(*, host_class: type[Host] = Host, identity: Identity | None = None,
-                     **settings: Any) -> Host:
-    """A host on 127.0.0.1 with a free port and :data:`FAST` settings (overridable)."""
+async def start_host(*, host_class: type[Host] = Host, dealer_class: type[Dealer] | None = None,
+                     identity: Identity | None = None, **settings: Any) -> Host:
+    """A host on 127.0.0.1 with a free port and :data:`FAST` settings (overridable).
+
+    ``dealer_class``: the host deals with this dealer (the fairness tests' dishonest ones).
+    """
+    if dealer_class is not None:
+        host_class = type(f"{dealer_class.__name__}Host", (host_class,), {"dealer_class": dealer_class})
     host = host_class(HostConfig(**{**FAST, **settings}), identity=identity)
     await host.start("127.0.0.1", 0)
     return host
@@ -71,11 +77,11 @@ class RawPeer:
         await self.send_bytes(self.seal(msg))
 
     async def handshake(self, identity: Identity | None = None, password: str | None = None) -> None:
-        hs = secure.ClientHandshake(identity or Identity.generate(), PROTOCOL_VERSION)
+        hs = secure.ClientHandshake(identity or Identity.generate(), PROTOCOL_VERSION, password)
         await self.send_bytes(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
         reply = await self.recv()
         assert reply.get("type") == "hs2", reply
-        self.host_key, channel, _body, auth = hs.finish(reply, password)
+        self.host_key, channel, _body, auth = hs.finish(reply)
         self.channel = channel
         await self.send_bytes(framing.HEADER.pack(len(auth) + secure.OVERHEAD) + channel.seal(auth))
 

@@ -1,8 +1,10 @@
 """Write the README screenshots from seeded games, driving the app by key presses.
 
-    python screenshots/make_screenshots.py [--size 100x32] [--out screenshots]
+    python screenshots/make_screenshots.py [--size 80x24] [--out screenshots]
 
-Writes table.svg (a few moves into a game), color-picker.svg, help.svg,
+Every shot is taken at the size a new user's terminal has (80x24 by default), and table-wide.svg
+once more at 120x40, to show what a larger terminal gains. Writes table.svg (a few moves into a
+game), log.svg (the whole log, searched), color-picker.svg, help.svg,
 round-over.svg, nomercy.svg (a stack of draw cards coming at you),
 nomercy-seven.svg (the 7's target picker), wildrawz.svg (mid-trick),
 new-game.svg, extended.svg (UNO 扩展规则 at your judgement) and diez.svg (piles, tokens, a stack). Bots run in fast mode; the human's moves are chosen here from
@@ -26,16 +28,26 @@ from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import HandView
 
 HERE = Path(__file__).parent
+WIDE = (120, 40)
+"""The larger terminal of table-wide.svg."""
+
+
+CJK_FONTS = '"Noto Sans Mono CJK SC", "Noto Sans CJK SC", "Sarasa Mono SC", "Source Han Mono SC", ' \
+            '"WenQuanYi Zen Hei Mono", "Microsoft YaHei", "PingFang SC"'
+"""Fonts that have Chinese, named after Fira Code (which has none), so UNO 扩展规则's cards render."""
 
 
 def save(app: App, name: str, out: Path) -> None:
     """Save the screen as SVG. Text runs start with a no-break space where a style changes;
-    ``xml:space="preserve"`` keeps librsvg (rsvg-convert) from dropping it ("yellowSkip")."""
+    ``xml:space="preserve"`` keeps librsvg (rsvg-convert) from dropping it ("yellowSkip"). The font
+    list gains CJK fallbacks, so a viewer without Fira Code's missing glyphs still draws Chinese."""
     app.save_screenshot(name, str(out))
     path = out / name
     svg = path.read_text(encoding="utf-8")
     if 'xml:space="preserve"' not in svg[:300]:
-        path.write_text(svg.replace("<svg ", '<svg xml:space="preserve" ', 1), encoding="utf-8")
+        svg = svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
+    svg = svg.replace("font-family: Fira Code, monospace;", f'font-family: "Fira Code", {CJK_FONTS}, monospace;')
+    path.write_text(svg, encoding="utf-8")
 
 
 def make_app(seed: int, **config: Any) -> UnoApp:
@@ -89,16 +101,38 @@ async def take_turn(pilot: Pilot, app: UnoApp, *, wilds: bool = True) -> None:
         await pilot.press("r")
 
 
-async def table(size: tuple[int, int], out: Path) -> None:
+async def play_turns(pilot: Pilot, app: UnoApp, turns: int) -> None:
+    """``turns`` of the human's moves (and the bots' between them), then wait for the human's turn."""
+    for _ in range(turns):
+        await settle(pilot, app)
+        await take_turn(pilot, app, wilds=False)
+    await settle(pilot, app)
+
+
+async def table(size: tuple[int, int], out: Path, name: str = "table.svg") -> None:
     app = make_app(seed=3)
     async with app.run_test(size=size) as pilot:
-        for _ in range(4):
-            await settle(pilot, app)
-            await take_turn(pilot, app, wilds=False)
-        await settle(pilot, app)
+        await play_turns(pilot, app, 4)
         await pilot.press("right")
         await pilot.pause(0.1)
-        save(app, "table.svg", out)
+        save(app, name, out)
+
+
+async def table_wide(size: tuple[int, int], out: Path) -> None:
+    """The same moment as table.svg in a larger terminal (120x40): the log in a column of its own."""
+    await table(WIDE, out, "table-wide.svg")
+
+
+async def log_screen(size: tuple[int, int], out: Path) -> None:
+    """The whole log (L), searched for a name."""
+    app = make_app(seed=3)
+    async with app.run_test(size=size) as pilot:
+        await play_turns(pilot, app, 6)
+        await pilot.press("L")
+        await pilot.pause(0.1)
+        await pilot.press(*"ada")
+        await pilot.pause(0.1)
+        save(app, "log.svg", out)
 
 
 async def color_picker(size: tuple[int, int], out: Path) -> None:
@@ -263,7 +297,6 @@ async def extended(size: tuple[int, int], out: Path) -> None:
     app = UnoApp(LocalSession(TableConfig(variant="extended", seed=2, setup=EXTENDED_SETUP)), pacing=(600.0, 600.0))
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
-        table = app.screen
         game = app.session.game
 
         def card(p: int, text: str) -> int:
@@ -271,7 +304,7 @@ async def extended(size: tuple[int, int], out: Path) -> None:
 
         for p, action in ((1, Action("play", card(1, "YCURSE"), None, 2)), (2, Action("accept")),
                           (2, Action("play", card(2, "Y9"))), (3, Action("play", card(3, "Y+2")))):
-            table._after(app.session._redact(game.apply(p, action)))  # type: ignore[attr-defined]
+            app.session.move_for(p, action)
         await pilot.pause(0.1)
         stack = next(a for a in app.session.observation()["legal"] if a["kind"] == "play")
         await select_card(pilot, app, stack["card"])
@@ -281,12 +314,13 @@ async def extended(size: tuple[int, int], out: Path) -> None:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="100x32", help="terminal size, COLSxROWS (default: %(default)s)")
+    parser.add_argument("--size", default="80x24", help="terminal size, COLSxROWS (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=HERE, help="output folder (default: this folder)")
     args = parser.parse_args()
     cols, rows = (int(v) for v in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    for shot in (table, color_picker, help_screen, round_over, nomercy, wildrawz, new_game, extended, diez):
+    for shot in (table, table_wide, log_screen, color_picker, help_screen, round_over, nomercy, wildrawz, new_game,
+                 extended, diez):
         await shot((cols, rows), args.out)
         print(f"wrote {args.out / shot.__name__.replace('_screen', '').replace('_', '-')}.svg")
 

@@ -48,6 +48,13 @@ def all_ids(g: core.Game) -> list[int]:
 def assert_conserved(g: core.Game) -> None:
     ids, size = all_ids(g), len(g.cards)
     assert len(ids) == size and set(ids) == set(range(size))
+    assert_sound(g)
+
+
+def assert_sound(g: core.Game) -> None:
+    """The variant's own invariants hold (every card in one place, and what the variant adds)."""
+    problems = g.inconsistencies()
+    assert not problems, f"{g.variant}: {problems}"
 
 
 def assert_illegal(g: core.Game, p: int, action: Any, *words: str) -> str:
@@ -140,3 +147,94 @@ def random_unlisted(g: core.Game, rng: Any, deck_size: int = 108, extra: tuple[s
             a = Action(kind)
         if a not in g.legal_actions(p):
             return p, a
+
+
+# -- hiding: no event shows a card its viewer may not see --------------------------------------
+
+SHOWINGS: dict[str, set[tuple[str, str | None]]] = {
+    # A starting card that may not start is turned face up before it goes back ("return").
+    "*": {("return", None), ("return", "aside")},
+    # A challenged Wild Draw Four: the hand is shown to the challenger (and only to them).
+    "classic": {("show_hand", None)},
+    # Color Roulette: "debe dar vuelta cartas del mazo de una en una" (turned face up as they come).
+    "nomercy": {("draw", "roulette")},
+    # The challenged hand (to the challenger) and Reveal's Proc ("showing the whole table").
+    "diez": {("show_hand", None), ("reveal", None)},
+}
+"""Events whose purpose is to show cards to the players in their ``visible_to`` (everyone when
+``None``), by the rules; every other event may show a player only what the table lets them see."""
+
+
+def viewers(g: core.Game) -> list[int | None]:
+    return [None, *range(g.num_players)]
+
+
+def hidden_cards(g: core.Game) -> set[int]:
+    """Cards in hidden places: hands, the draw pile, set aside, riding face down (extended)."""
+    out = {c.id for h in g.hands for c in h} | {c.id for c in g.draw_pile} | {c.id for c in g.set_aside}
+    riders = getattr(g, "riders", None)
+    if riders is not None:
+        out |= {c.id for c in riders()}
+    return out
+
+
+def seen_by_all(g: core.Game) -> dict[int | None, set]:
+    """The card ids each viewer's observation shows."""
+    return {q: card_ids_in(g.observation(q), set()) for q in viewers(g)}
+
+
+def check_event_hiding(g: core.Game, events: list, before: dict[int | None, set]) -> None:
+    """Every event of one move, as each viewer gets it (``Event.view``), shows only cards that
+    viewer saw before the move, or may see after it, or that the rules show on purpose.
+
+    ``before`` is :func:`seen_by_all` taken before the move. Two things legitimately hide a
+    card again within one move: a reshuffle (a card shown face up on the pile goes into the
+    draw pile, and may be drawn at once) and a knock-out (the player's own drawn cards are set
+    aside); they are allowed for the cards they concern.
+    """
+    after = seen_by_all(g)
+    hidden = hidden_cards(g)
+    pile = {c.id for c in g.draw_pile}
+    aside = {c.id for c in g.set_aside}
+    showings = SHOWINGS["*"] | SHOWINGS.get(g.variant, set())
+    for i, e in enumerate(events):
+        who = g.names[e.player] if e.player is not None else ""
+        assert core.describe(e.view(None), g.names, g.variant) != f"{e.kind} {who}".strip() + ".", \
+            f"{g.variant} has no words for its {e.kind} events"
+        rest = events[i + 1:]
+        excused: set = set()
+        if e.visible_to is None:
+            k = next((j for j, x in enumerate(rest) if x.kind == "reshuffle"), None)
+            if k is not None:
+                excused = pile | {c.id for x in rest[k:] if x.kind == "draw" for c in x.cards}
+        for q in viewers(g):
+            shown = {c.id for c in e.view(q).cards}
+            if not shown:
+                continue
+            if (e.kind, e.reason) in showings and (e.visible_to is None or q in e.visible_to):
+                continue
+            ok = before[q] | excused
+            if q is not None and any(x.kind == "knockout" and x.player == q for x in rest):
+                ok |= aside
+            leaked = (shown & (hidden - after[q])) - ok
+            assert not leaked, (f"{g.variant}: event {e.kind} ({e.reason}) shows "
+                                f"{[str(g.card(i)) for i in leaked]} to {'a spectator' if q is None else q}")
+
+
+def apply_checked(g: core.Game, p: int, action: Action, kinds: set | None = None) -> list:
+    """``g.apply`` with :func:`check_event_hiding` on its events; their kinds go into ``kinds``."""
+    before = seen_by_all(g)
+    events = g.apply(p, action)
+    check_event_hiding(g, events, before)
+    if kinds is not None:
+        kinds.update(e.kind for e in events)
+    return events
+
+
+def next_round_checked(g: core.Game, kinds: set | None = None) -> list:
+    before = seen_by_all(g)
+    events = g.next_round()
+    check_event_hiding(g, events, before)
+    if kinds is not None:
+        kinds.update(e.kind for e in events)
+    return events

@@ -7,6 +7,7 @@ from collections import Counter
 
 import msgpack
 import pytest
+from support import assert_sound
 
 import core
 from core import Action, IllegalAction
@@ -53,6 +54,11 @@ def act(g, p, kind, **kw):
     return g.apply(p, Action(kind, **kw))
 
 
+def decider(g) -> int:
+    """Who the game waits on: the player whose turn it is, or the one a step asks."""
+    return g.decision.player if g.decision is not None else g.current
+
+
 def kinds(g, p) -> set[str]:
     return {a.kind for a in g.legal_actions(p)}
 
@@ -85,6 +91,7 @@ def assert_conserved(g):
     assert sorted(ids) == list(range(170))
     assert token_count(g) == Counter(TOKEN_COUNTS)
     assert all(len(t) <= 3 for t in g.tokens)
+    assert_sound(g)
 
 
 # -- the deck, notation and the start -------------------------------------------------------------
@@ -124,7 +131,7 @@ def test_starting_card_is_a_non_white_number():
         g = core.new_game("diez", 3, seed=seed)
         top = g.piles[0][-1]
         assert top.color in COLORS and top.rank.isdigit()
-        assert g.color == top.color and g.current == 0
+        assert g.color == top.color and decider(g) == 0
         assert g.jump_ok == [False]  # nobody jumps in on a turned card
         assert_conserved(g)
 
@@ -147,12 +154,12 @@ def test_match_by_colour_symbol_wild_blank_white():
 def test_wild_names_a_colour_in_a_step_of_its_own_and_never_white():
     g = make([["W", "R1"], ["Y1"]])
     play(g, 0, "W")
-    assert g.phase == "color" and g.current == 0
+    assert g.phase == "color" and decider(g) == 0
     assert {a.color for a in g.legal_actions(0) if a.kind == "color"} == set(COLORS)
     with pytest.raises(IllegalAction):
         act(g, 0, "color", color="white")
     act(g, 0, "color", color="green")
-    assert g.color == "green" and g.current == 1 and g.phase == "play"
+    assert g.color == "green" and decider(g) == 1 and g.phase == "play"
 
 
 def test_must_play_or_draw_no_passing():
@@ -165,13 +172,13 @@ def test_must_play_or_draw_no_passing():
 def test_optional_draw_holding_a_playable_card_only_one():
     g = make([["R7", "G1"], ["Y1"]], draw=["B3", "R1"])
     act(g, 0, "draw")  # B3 is not playable: kept, and the turn is over
-    assert "B3" in hand(g, 0) and g.current == 1 and g.phase == "play"
+    assert "B3" in hand(g, 0) and decider(g) == 1 and g.phase == "play"
     g = make([["R7", "G1"], ["Y1"]], draw=["R2", "R1"])
     act(g, 0, "draw")
     assert g.phase == "drawn" and g.drawn == cid(g, 0, "R2")
     assert {g.card(a.card).rank for a in g.legal_actions(0) if a.kind == "play"} == {"2"}  # not the R7
     act(g, 0, "pass")
-    assert "R2" in hand(g, 0) and g.current == 1
+    assert "R2" in hand(g, 0) and decider(g) == 1
 
 
 def test_natural_draw_until_playable_then_play_or_keep():
@@ -180,7 +187,7 @@ def test_natural_draw_until_playable_then_play_or_keep():
     assert hand(g, 0) == ["B3", "G1", "R9", "Y8"] and g.phase == "drawn"
     assert [a.kind for a in g.legal_actions(0)] == ["play", "pass"]
     play(g, 0, "R9")
-    assert g.current == 1 and g.top.rank == "9"
+    assert decider(g) == 1 and g.top.rank == "9"
 
 
 def test_bomb_drawn_naturally_draws_three_more_but_not_when_drawn_by_choice():
@@ -200,7 +207,7 @@ def test_needle_lets_a_natural_draw_stop():
     act(g, 0, "draw")
     assert g.phase == "needle" and kinds(g, 0) == {"stop", "draw"}
     act(g, 0, "stop")
-    assert hand(g, 0) == ["BN", "G1"] and g.current == 1
+    assert hand(g, 0) == ["BN", "G1"] and decider(g) == 1
     g = make([["G1"], ["Y1"]], draw=["BN", "B3", "R2"])
     act(g, 0, "draw")
     act(g, 0, "draw")  # go on drawing
@@ -211,9 +218,9 @@ def test_needle_stops_a_forced_draw():
     g = make([["R+2", "R1"], ["G1", "G2"], ["Y1"]], draw=["BN", "G3", "G4"])
     play(g, 0, "R+2")
     act(g, 1, "draw")
-    assert g.phase == "needle" and g.current == 1
+    assert g.phase == "needle" and decider(g) == 1
     act(g, 1, "stop")
-    assert hand(g, 1) == ["BN", "G1", "G2"] and g.current == 2
+    assert hand(g, 1) == ["BN", "G1", "G2"] and decider(g) == 2
 
 
 def test_black_last_card_draws_two_and_ends_the_turn():
@@ -221,7 +228,7 @@ def test_black_last_card_draws_two_and_ends_the_turn():
     play(g, 0, "W")
     assert not g.over
     act(g, 0, "color", color="red")
-    assert hand(g, 0) == ["B1", "B2"] and g.current == 1 and not g.over
+    assert hand(g, 0) == ["B1", "B2"] and decider(g) == 1 and not g.over
 
 
 def test_non_black_last_card_wins_with_points():
@@ -238,33 +245,33 @@ def test_non_black_last_card_wins_with_points():
 def test_skip_and_two_player_skip():
     g = make([["RS", "R1"], ["Y1"], ["G1"]])
     play(g, 0, "RS")
-    assert g.current == 2
+    assert decider(g) == 2
     g = make([["RS", "R1"], ["Y1"]])
     play(g, 0, "RS")
-    assert g.current == 0
+    assert decider(g) == 0
 
 
 def test_reverse_and_two_player_reverse():
     g = make([["RR", "R1"], ["Y1"], ["G1"]])
     play(g, 0, "RR")
-    assert g.direction == -1 and g.current == 2
+    assert g.direction == -1 and decider(g) == 2
     g = make([["RR", "R1"], ["Y1"]])
     play(g, 0, "RR")
-    assert g.current == 0
+    assert decider(g) == 0
 
 
 def test_draw_two_victim_draws_and_loses_the_turn():
     g = make([["R+2", "R1"], ["G1"], ["Y1"]], draw=["B1", "B2"])
     play(g, 0, "R+2")
-    assert g.phase == "stack" and g.current == 1 and g.pending["total"] == 2
+    assert g.phase == "stack" and decider(g) == 1 and g.pending["total"] == 2
     act(g, 1, "draw")
-    assert hand(g, 1) == ["B1", "B2", "G1"] and g.current == 2
+    assert hand(g, 1) == ["B1", "B2", "G1"] and decider(g) == 2
 
 
 def test_stop_played_normally_does_nothing():
     g = make([["RST", "R1"], ["G1"], ["Y1"]])
     play(g, 0, "RST")
-    assert g.current == 1 and g.phase == "play"
+    assert decider(g) == 1 and g.phase == "play"
 
 
 def test_tag_moves_the_turn_to_anyone_even_yourself():
@@ -272,17 +279,17 @@ def test_tag_moves_the_turn_to_anyone_even_yourself():
     play(g, 0, "RTG")
     assert g.phase == "target" and {a.target for a in g.legal_actions(0)} == {0, 1, 2, 3}
     act(g, 0, "target", target=0)
-    assert g.current == 0 and g.phase == "play"
+    assert decider(g) == 0 and g.phase == "play"
     play(g, 0, "R1")
-    assert g.current == 1
+    assert decider(g) == 1
 
 
 def test_dagger_accepted_draws_one_and_keeps_the_turn():
     g = make([["RDG", "G1"], ["Y1"], ["B1"]], draw=["B4"])
     play(g, 0, "RDG")
-    assert g.phase == "challenge" and g.current == 1
+    assert g.phase == "challenge" and decider(g) == 1
     act(g, 1, "draw")
-    assert hand(g, 1) == ["B4", "Y1"] and g.current == 1 and g.phase == "play"
+    assert hand(g, 1) == ["B4", "Y1"] and decider(g) == 1 and g.phase == "play"
 
 
 def test_dagger_challenge_guilty_player_draws_eight():
@@ -290,14 +297,14 @@ def test_dagger_challenge_guilty_player_draws_eight():
     play(g, 0, "RDG")
     events = act(g, 1, "challenge")
     assert [e.reason for e in events if e.kind == "challenge"] == ["guilty"]
-    assert len(g.hand(0)) == 9 and len(g.hand(1)) == 1 and g.current == 1
+    assert len(g.hand(0)) == 9 and len(g.hand(1)) == 1 and decider(g) == 1
 
 
 def test_dagger_challenge_innocent_challenger_draws_nine():
     g = make([["RDG", "G1"], ["Y1"], ["B1"]])
     play(g, 0, "RDG")
     act(g, 1, "challenge")
-    assert len(g.hand(0)) == 1 and len(g.hand(1)) == 10 and g.current == 1
+    assert len(g.hand(0)) == 1 and len(g.hand(1)) == 10 and decider(g) == 1
 
 
 def test_token_card_draws_and_gives_or_removes():
@@ -308,7 +315,7 @@ def test_token_card_draws_and_gives_or_removes():
     act(g, 0, "draw_token")
     assert g.phase == "give" and {a.target for a in g.legal_actions(0)} == {1, 2}  # not yourself
     act(g, 0, "give", target=2)
-    assert len(g.tokens[2]) == 1 and g.current == 1
+    assert len(g.tokens[2]) == 1 and decider(g) == 1
     assert_conserved(g)
     g = make([["RTK", "R1"], ["Y1"]], tokens=[[], ["hex"]])
     play(g, 0, "RTK")
@@ -320,7 +327,7 @@ def test_token_goes_to_yourself_only_when_everyone_else_is_full_or_blocked():
     g = make([["RTK", "R1"], ["Y1"], ["B1"]], tokens=[[], ["block"], ["hex", "hex", "hex"]])
     play(g, 0, "RTK")
     act(g, 0, "draw_token")  # the only recipient is the player: given at once
-    assert len(g.tokens[0]) == 1 and g.current == 1
+    assert len(g.tokens[0]) == 1 and decider(g) == 1
     g = make([["RTK", "R1"], ["Y1"]], tokens=[["hex", "hex", "hex"], ["mirror", "mirror", "mirror"]])
     play(g, 0, "RTK")
     assert {a.kind for a in g.legal_actions(0)} == {"remove"}  # everyone has 3: remove only
@@ -332,7 +339,7 @@ def test_token_goes_to_yourself_only_when_everyone_else_is_full_or_blocked():
 def test_trade_swaps_hands_and_wins_as_last_card():
     g = make([["RTR", "R1", "R2"], ["Y1"], ["B1"]])
     play(g, 0, "RTR")
-    assert hand(g, 0) == ["Y1"] and hand(g, 1) == ["R1", "R2"] and g.current == 1
+    assert hand(g, 0) == ["Y1"] and hand(g, 1) == ["R1", "R2"] and decider(g) == 1
     g = make([["RTR"], ["Y1", "Y2"]])
     play(g, 0, "RTR")
     assert g.over and g.winner == 0
@@ -341,7 +348,7 @@ def test_trade_swaps_hands_and_wins_as_last_card():
 def test_share_next_player_draws_from_the_richest_until_equal():
     g = make([["RSH", "R1"], ["Y1"], ["B1", "B2", "B3", "B4", "B5", "B6"]])
     events = play(g, 0, "RSH")
-    assert len(g.hand(1)) == 4 and len(g.hand(2)) == 3 and g.current == 1
+    assert len(g.hand(1)) == 4 and len(g.hand(2)) == 3 and decider(g) == 1
     share = [e for e in events if e.kind == "share"][0]
     assert share.view(0).cards == () and share.view(1).cards  # only the two players see the cards
     g = make([["RSH", "R1"], ["Y1", "Y2", "Y3"], ["B1"]])
@@ -370,10 +377,10 @@ def test_steal_takes_a_token_or_draws_one():
     assert g.tokens == [["ace"], [], ["hex"]]
     g = make([["GSL", "G1"], ["Y1"]], discard=["G5"])
     play(g, 0, "GSL")
-    assert len(g.tokens[0]) == 1 and len(g.bag) == 23 and g.current == 1
+    assert len(g.tokens[0]) == 1 and len(g.bag) == 23 and decider(g) == 1
     g = make([["GSL", "G1"], ["Y1"]], discard=["G5"], tokens=[["hex", "hex", "hex"], ["ace"]])
     play(g, 0, "GSL")
-    assert g.tokens == [["hex", "hex", "hex"], ["ace"]] and g.current == 1  # cannot receive: nothing
+    assert g.tokens == [["hex", "hex", "hex"], ["ace"]] and decider(g) == 1  # cannot receive: nothing
 
 
 def test_revive_searches_the_pile_only_the_searcher_sees_it():
@@ -385,7 +392,7 @@ def test_revive_searches_the_pile_only_the_searcher_sees_it():
     assert {c["rank"] for c in g.observation(0)["search"]} == {"3", "W", "4", "5"}
     assert "search" not in g.observation(1) and "search" not in g.observation(None)
     events = act(g, 0, "take", card=cid_in_pile(g, "R3"))
-    assert "R3" in hand(g, 0) and g.current == 1
+    assert "R3" in hand(g, 0) and decider(g) == 1
     drawn = [e for e in events if e.kind == "draw"][0]
     assert drawn.view(1).cards == ()
 
@@ -412,7 +419,7 @@ def test_stitch_deck_places_another_pile_on_it():
     assert tops(g) == ["G2", "R2"] and g.colors == ["green", "red"]
     g = make([["BSD", "B1"], ["Y1"]], discard=["B5"])
     play(g, 0, "BSD")
-    assert len(g.piles) == 1 and g.current == 1
+    assert len(g.piles) == 1 and decider(g) == 1
 
 
 # -- wild cards -----------------------------------------------------------------------------------
@@ -421,14 +428,14 @@ def test_draw_four_stack_and_challenges():
     g = make([["W+4", "G1"], ["Y1", "Y2"], ["B1"]], discard=["R5"])
     play(g, 0, "W+4")
     act(g, 0, "color", color="blue")
-    assert g.phase == "stack" and g.current == 1 and "challenge" in kinds(g, 1)
+    assert g.phase == "stack" and decider(g) == 1 and "challenge" in kinds(g, 1)
     act(g, 1, "challenge")  # innocent: no red in hand -> 4 + 2
-    assert len(g.hand(1)) == 8 and g.current == 2
+    assert len(g.hand(1)) == 8 and decider(g) == 2
     g = make([["W+4", "R1"], ["Y1", "Y2"], ["B1"]], discard=["R5"])
     play(g, 0, "W+4")
     act(g, 0, "color", color="blue")
     act(g, 1, "challenge")  # guilty: the player draws 4, the challenger plays
-    assert len(g.hand(0)) == 5 and len(g.hand(1)) == 2 and g.current == 1 and g.phase == "play"
+    assert len(g.hand(0)) == 5 and len(g.hand(1)) == 2 and decider(g) == 1 and g.phase == "play"
 
 
 def test_mulligan_discards_onto_the_draw_pile_and_draws_as_many():
@@ -440,7 +447,7 @@ def test_mulligan_discards_onto_the_draw_pile_and_draws_as_many():
     assert events[0].view(1).cards == ()  # face down
     act(g, 0, "discard", card=cid(g, 0, "G3"))
     act(g, 0, "pass")
-    assert len(g.hand(0)) == 3 and g.current == 1
+    assert len(g.hand(0)) == 3 and decider(g) == 1
     assert_conserved(g)
     g = make([["WM", "R1"], ["Y1"]])
     play(g, 0, "WM")
@@ -472,7 +479,7 @@ def test_flush_discards_the_chosen_colour_and_cannot_be_jumped():
     act(g, 0, "discard", card=cid(g, 0, "R2"))
     act(g, 0, "pass")
     assert tops(g) == ["R2"] and hand(g, 0) == ["G3", "R1"]
-    assert "play" not in {a.kind for a in g.legal_actions(1) if g.current != 1}
+    assert "play" not in {a.kind for a in g.legal_actions(1) if decider(g) != 1}
     assert g.jump_ok == [False]
 
 
@@ -482,23 +489,34 @@ def test_flush_emptying_the_hand_draws_two():
     act(g, 0, "color", color="red")
     act(g, 0, "discard", card=cid(g, 0, "R1"))
     act(g, 0, "pass")
-    assert not g.over and hand(g, 0) == ["B7", "B8"] and g.current == 1
+    assert not g.over and hand(g, 0) == ["B7", "B8"] and decider(g) == 1
 
 
 def test_bomb_played_is_a_plain_wild():
     g = make([["WB", "R1"], ["Y1"]])
     play(g, 0, "WB")
     act(g, 0, "color", color="yellow")
-    assert g.current == 1 and g.color == "yellow"
+    assert decider(g) == 1 and g.color == "yellow"
 
 
 def test_draw_color_accepted_draws_until_the_colour_and_loses_the_turn():
     g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=["R1", "Y2", "G7", "B9"])
     play(g, 0, "WDC")
     act(g, 0, "color", color="green")
-    assert g.phase == "challenge" and g.current == 1
+    assert g.phase == "challenge" and decider(g) == 1
     act(g, 1, "draw")
-    assert hand(g, 1) == ["G7", "R1", "Y1", "Y2"] and g.current == 2
+    assert hand(g, 1) == ["G7", "R1", "Y1", "Y2"] and decider(g) == 2
+
+
+def test_ace_and_white_never_act_on_a_draw_color_draw():
+    """Reading: a draw until a colour has no count for an Ace or a White to serve part of."""
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=["R1", "WH2", "G7", "B9"], tokens=[[], ["ace", "white"], []])
+    play(g, 0, "WDC")
+    act(g, 0, "color", color="green")
+    act(g, 1, "draw")
+    assert hand(g, 1) == ["G7", "R1", "WH2", "Y1"] and g.tokens[1] == ["ace", "white"] and decider(g) == 2
+    g, _ = _lost_draw_color_challenge([[], ["ace", "white"], []], ["G7", "B2", "B3", "WH2"])
+    assert hand(g, 1) == ["B2", "B3", "G7", "Y1"] and g.tokens[1] == ["ace", "white"]
 
 
 def test_draw_color_challenges():
@@ -506,12 +524,36 @@ def test_draw_color_challenges():
     play(g, 0, "WDC")
     act(g, 0, "color", color="green")
     act(g, 1, "challenge")  # guilty: the player draws until green, the challenger plays
-    assert hand(g, 0) == ["G7", "R1"] and g.current == 1
+    assert hand(g, 0) == ["G7", "R1"] and decider(g) == 1
     g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=["G7", "B2", "B3"])
     play(g, 0, "WDC")
     act(g, 0, "color", color="green")
     act(g, 1, "challenge")  # innocent: until green, then 2 more, and the turn is lost
-    assert hand(g, 1) == ["B2", "B3", "G7", "Y1"] and g.current == 2
+    assert hand(g, 1) == ["B2", "B3", "G7", "Y1"] and decider(g) == 2
+
+
+def _lost_draw_color_challenge(tokens, draw):
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw=draw, tokens=tokens)
+    play(g, 0, "WDC")
+    act(g, 0, "color", color="green")
+    return g, act(g, 1, "challenge")  # innocent: 1 draws until green, then 2 more
+
+
+def test_a_lost_draw_color_challenge_is_one_forced_draw():
+    """"the challenger then takes the effect regardless, with an extra penalty on top. Conversely,
+    this IS a 'forced' draw": until the colour and the 2 extra are one draw for the tokens."""
+    draw = ["G7", "B2", "B3", "B4", "B5", "B6", "B7", "B8"]
+    g, events = _lost_draw_color_challenge([[], ["hex"], []], draw)
+    assert hand(g, 1) == ["B2", "B3", "B4", "G7", "Y1"]  # G7, 2 extra, 1 Hex (once)
+    assert event_kinds(events).count("token_effect") == 1
+    g, events = _lost_draw_color_challenge([[], ["double"], []], draw)
+    assert len(g.hand(1)) == 1 + 2 * (1 + 2)  # Double: twice the whole draw (G7 and the 2)
+    g, events = _lost_draw_color_challenge([[], [], ["magnet"]], draw)
+    assert g.phase == "magnet" and decider(g) == 1
+    offered_cards = {a.card for a in g.legal_actions(1) if a.kind == "give"}
+    assert offered_cards == {cid(g, 1, t) for t in ("G7", "B2", "B3")}  # one offer, all three cards
+    act(g, 1, "pass")
+    assert g.phase == "play" and decider(g) == 2 and hand(g, 1) == ["B2", "B3", "G7", "Y1"]
 
 
 def test_drop_all_removes_every_token_of_one_player():
@@ -534,21 +576,21 @@ def test_choice_effect_and_challenges():
     assert g.phase == "choice" and Action("effect", color="S") in g.legal_actions(0)
     assert Action("effect", color="SL") not in g.legal_actions(0)  # Steal is not in the list
     act(g, 0, "effect", color="S")
-    assert g.phase == "challenge" and g.current == 1
+    assert g.phase == "challenge" and decider(g) == 1
     act(g, 1, "pass")
-    assert g.current == 2  # the Skip
+    assert decider(g) == 2  # the Skip
     g = make([["WC", "R1"], ["Y1"], ["B1"]], discard=["R5"])
     play(g, 0, "WC")
     act(g, 0, "color", color="green")
     act(g, 0, "effect", color="S")
     act(g, 1, "challenge")  # guilty: draw 2, the effect is lost
-    assert len(g.hand(0)) == 3 and g.current == 1
+    assert len(g.hand(0)) == 3 and decider(g) == 1
     g = make([["WC", "G1"], ["Y1"], ["B1"]], discard=["R5"])
     play(g, 0, "WC")
     act(g, 0, "color", color="green")
     act(g, 0, "effect", color="S")
     act(g, 1, "challenge")  # innocent: draw 3 and the effect still applies
-    assert len(g.hand(1)) == 4 and g.current == 2
+    assert len(g.hand(1)) == 4 and decider(g) == 2
 
 
 def test_choice_on_a_new_pile_is_a_cut_deck():
@@ -557,7 +599,7 @@ def test_choice_on_a_new_pile_is_a_cut_deck():
     act(g, 0, "color", color="blue")
     assert g.phase == "challenge" and len(g.piles) == 2 and g.colors == ["red", "blue"]
     act(g, 1, "pass")
-    assert g.current == 1
+    assert decider(g) == 1
 
 
 # -- stacking ---------------------------------------------------------------------------------------
@@ -568,7 +610,7 @@ def test_stack_with_skip_reverse_draw_two(card, victim, total, direction):
     g = make([["R+2", "G1"], [card, "G2"], ["Y1"]], discard=["R5"])
     play(g, 0, "R+2")
     play(g, 1, card)
-    assert g.phase == "stack" and g.current == victim and g.pending["total"] == total
+    assert g.phase == "stack" and decider(g) == victim and g.pending["total"] == total
     assert g.direction == direction
 
 
@@ -577,16 +619,16 @@ def test_stack_with_draw_four_stop_tag_and_choice():
     play(g, 0, "R+2")
     play(g, 1, "W+4")
     act(g, 1, "color", color="blue")
-    assert g.current == 2 and g.pending["total"] == 6 and g.pending["challengeable"]
+    assert decider(g) == 2 and g.pending["total"] == 6 and g.pending["challengeable"]
     g = make([["R+2", "G1"], ["RST", "G2"], ["Y1"]], discard=["R5"])
     play(g, 0, "R+2")
     play(g, 1, "RST")
-    assert g.pending is None and g.current == 2 and g.phase == "play"
+    assert g.pending is None and decider(g) == 2 and g.phase == "play"
     g = make([["R+2", "G1"], ["RTG", "G2"], ["Y1"], ["B1"]], discard=["R5"])
     play(g, 0, "R+2")
     play(g, 1, "RTG")
     act(g, 1, "target", target=3)
-    assert g.current == 3 and g.pending["total"] == 2
+    assert decider(g) == 3 and g.pending["total"] == 2
     g = make([["R+2", "G1"], ["WC", "G2"], ["Y1"], ["B1"]], discard=["R5"])
     play(g, 0, "R+2")
     play(g, 1, "WC")
@@ -594,7 +636,7 @@ def test_stack_with_draw_four_stop_tag_and_choice():
     assert {a.color for a in g.legal_actions(1)} <= {"S", "R", "+2", "ST", "TG", "PR"}
     act(g, 1, "effect", color="+2")
     act(g, 2, "pass")  # no challenge
-    assert g.current == 2 and g.pending["total"] == 4
+    assert decider(g) == 2 and g.pending["total"] == 4
 
 
 def test_stacking_follows_playing_rules_and_stays_on_its_pile():
@@ -622,13 +664,13 @@ def test_proc_on_a_stack_with_stackable_tokens():
     g = setup("silence")
     assert set(g.legal_actions(1)) == {Action("proc", color="silence")}
     act(g, 1, "proc", color="silence")
-    assert g.pending is None and g.current == 2
+    assert g.pending is None and decider(g) == 2
     g = setup("double")
     act(g, 1, "proc", color="double")
-    assert g.current == 2 and g.pending["total"] == 4
+    assert decider(g) == 2 and g.pending["total"] == 4
     g = setup("mirror")
     act(g, 1, "proc", color="mirror")  # back to the player who sent it, who cannot counter
-    assert len(g.hand(0)) == 3 and g.current == 2 and g.pending is None
+    assert len(g.hand(0)) == 3 and decider(g) == 2 and g.pending is None
     assert g.tokens[2] == ["mirror"]  # a Proc does not spend the token
     g = make([["Y+2", "G1"], ["YPR", "G2"], ["Y1"]], discard=["Y5"], tokens=[[], [], ["hex"]])
     play(g, 0, "Y+2")
@@ -638,16 +680,16 @@ def test_proc_on_a_stack_with_stackable_tokens():
 def test_jump_in_resets_a_stack_and_challenge_still_applies():
     g = make([["R+2", "G1"], ["G2"], ["R+2", "B1"], ["Y1"]], discard=["R5"])
     play(g, 0, "R+2")
-    assert g.current == 1
+    assert decider(g) == 1
     play(g, 2, "R+2")  # jump in: the stack starts again from player 2
-    assert g.pending["total"] == 2 and g.current == 3 and g.pending["by"] == 2
+    assert g.pending["total"] == 2 and decider(g) == 3 and g.pending["by"] == 2
     g = make([["W+4", "G1"], ["G2"], ["W+4", "R1"], ["Y1"]], discard=["R5"])
     play(g, 0, "W+4")
     play(g, 2, "W+4")  # jumps in before the colour is named: player 0 never names it
-    assert g.phase == "color" and g.current == 2
+    assert g.phase == "color" and decider(g) == 2
     act(g, 2, "color", color="green")
     act(g, 3, "challenge")  # a jumped-in card can be challenged: player 2 held red
-    assert len(g.hand(2)) == 5 and g.current == 3
+    assert len(g.hand(2)) == 5 and decider(g) == 3
 
 
 def test_challenge_on_a_stack_moves_the_whole_stack():
@@ -656,7 +698,7 @@ def test_challenge_on_a_stack_moves_the_whole_stack():
     play(g, 1, "W+4")
     act(g, 1, "color", color="blue")
     act(g, 2, "challenge")  # guilty: player 1 held red
-    assert len(g.hand(1)) == 2 + 6 and g.current == 2 and g.phase == "play"
+    assert len(g.hand(1)) == 2 + 6 and decider(g) == 2 and g.phase == "play"
 
 
 # -- jumping in ---------------------------------------------------------------------------------------
@@ -667,7 +709,7 @@ def test_jump_in_needs_the_identical_card_and_continues_from_the_jumper():
     jumps = [a for a in g.legal_actions(2) if a.kind == "play"]
     assert [str(g.card(a.card)) for a in jumps] == ["Y6"]
     events = play(g, 2, "Y6")
-    assert "jump_in" in event_kinds(events) and g.current == 3
+    assert "jump_in" in event_kinds(events) and decider(g) == 3
     with pytest.raises(IllegalAction, match="identical"):
         play(g, 1, "B1")
 
@@ -675,28 +717,28 @@ def test_jump_in_needs_the_identical_card_and_continues_from_the_jumper():
 def test_jump_in_on_yourself():
     g = make([["Y6", "Y6", "G1"], ["B1"], ["G2"]], discard=["Y5"])
     play(g, 0, "Y6")
-    assert g.current == 1
+    assert decider(g) == 1
     play(g, 0, "Y6")
-    assert g.current == 1 and hand(g, 0) == ["G1"]
+    assert decider(g) == 1 and hand(g, 0) == ["G1"]
 
 
 def test_no_jump_in_on_a_skip_played_on_you():
     g = make([["YS", "G1"], ["YS", "B1"], ["G2"], ["B3"]], discard=["Y5"])
     play(g, 0, "YS")
-    assert g.current == 2
+    assert decider(g) == 2
     assert [a for a in g.legal_actions(1) if a.kind == "play"] == []
     g = make([["YS", "G1"], ["B1"], ["G2"], ["YS", "B3"]], discard=["Y5"])
     play(g, 0, "YS")
     play(g, 3, "YS")  # another player may: 3 skips 0, so 1 plays
-    assert g.current == 1
+    assert decider(g) == 1
 
 
 def test_jump_in_on_a_reverse_cancels_it():
     g = make([["YR", "G1"], ["YR", "B1"], ["B2"], ["B3"]], discard=["Y5"])
     play(g, 0, "YR")
-    assert g.direction == -1 and g.current == 3
+    assert g.direction == -1 and decider(g) == 3
     play(g, 1, "YR")  # the first Reverse is cancelled, the second applies
-    assert g.direction == -1 and g.current == 0
+    assert g.direction == -1 and decider(g) == 0
 
 
 def test_stop_jumps_in_on_a_power_card_of_its_colour():
@@ -705,7 +747,7 @@ def test_stop_jumps_in_on_a_power_card_of_its_colour():
     jumps = [str(g.card(a.card)) for a in g.legal_actions(2) if a.kind == "play"]
     assert jumps == ["RST"]
     play(g, 2, "RST")
-    assert g.pending is None and g.current == 0 and hand(g, 1) == ["G2"]
+    assert g.pending is None and decider(g) == 0 and hand(g, 1) == ["G2"]
     g = make([["RST", "G1"], ["G2"], ["GST", "B1"]], discard=["R5"], piles=[["R5"], ["G5"]],
              colors=["red", "green"])
     play(g, 0, "RST", pile=0)
@@ -737,16 +779,16 @@ def test_hex_proc_next_draws_one_per_token():
     act(g, 0, "proc", color="hex")
     assert g.phase == "search"  # player 1's Ace serves their forced draw
     act(g, 1, "pass")
-    assert len(g.hand(1)) == 3 and g.current == 1 and g.tokens[1] == ["ace", "snare"]
+    assert len(g.hand(1)) == 3 and decider(g) == 1 and g.tokens[1] == ["ace", "snare"]
 
 
 def test_magnet_holder_may_receive_a_drawn_card():
     g = make([["R+2", "G1"], ["G2"], ["Y1"]], draw=["B7", "B8"], tokens=[[], [], ["magnet"]])
     play(g, 0, "R+2")
     act(g, 1, "draw")
-    assert g.phase == "magnet" and g.current == 1
+    assert g.phase == "magnet" and decider(g) == 1
     act(g, 1, "give", card=cid(g, 1, "B7"), target=2)
-    assert hand(g, 1) == ["B8", "G2"] and "B7" in hand(g, 2) and g.current == 2
+    assert hand(g, 1) == ["B8", "G2"] and "B7" in hand(g, 2) and decider(g) == 2
 
 
 def test_magnet_proc_gives_a_card_to_the_next_player():
@@ -754,7 +796,7 @@ def test_magnet_proc_gives_a_card_to_the_next_player():
     play(g, 0, "YPR")
     act(g, 0, "proc", color="magnet")
     act(g, 0, "give", card=cid(g, 0, "G9"))
-    assert hand(g, 1) == ["G2", "G9"] and g.current == 1
+    assert hand(g, 1) == ["G2", "G9"] and decider(g) == 1
 
 
 def test_block_keeps_others_from_giving_and_its_proc():
@@ -767,7 +809,7 @@ def test_block_keeps_others_from_giving_and_its_proc():
     act(g, 0, "proc", color="block", target=1)
     assert g.phase == "replace"
     act(g, 0, "replace")
-    assert len(g.tokens[1]) == 1 and g.current == 1
+    assert len(g.tokens[1]) == 1 and decider(g) == 1
     assert_conserved(g)
 
 
@@ -794,17 +836,17 @@ def test_link_plays_underlined_numbers_on_each_other_and_its_proc():
     act(g, 0, "proc", color="link")
     assert g.phase == "link"
     play(g, 0, "B6")
-    assert tops(g) == ["B6"] and g.color == "blue" and g.current == 1
+    assert tops(g) == ["B6"] and g.color == "blue" and decider(g) == 1
 
 
 def test_snare_cancels_the_next_power_card_but_a_wild_still_names_colour():
     g = make([["RS", "R1"], ["G1"], ["Y1"]], tokens=[["snare"], [], []])
     play(g, 0, "RS")
-    assert g.current == 1 and g.tokens[0] == []
+    assert decider(g) == 1 and g.tokens[0] == []
     g = make([["W+4", "R1"], ["G1"], ["Y1"]], tokens=[["snare"], [], []])
     play(g, 0, "W+4")
     act(g, 0, "color", color="blue")
-    assert g.color == "blue" and g.pending is None and g.current == 1
+    assert g.color == "blue" and g.pending is None and decider(g) == 1
     g = make([["R7", "R1"], ["G1"]], tokens=[["snare"], []])
     play(g, 0, "R7")
     assert g.tokens[0] == ["snare"]  # a number does not spend it
@@ -813,10 +855,10 @@ def test_snare_cancels_the_next_power_card_but_a_wild_still_names_colour():
 def test_mirror_turns_a_power_card_back():
     g = make([["R+2", "R1"], ["G1"], ["Y1"]], tokens=[[], ["mirror"], []])
     play(g, 0, "R+2")
-    assert len(g.hand(0)) == 3 and g.tokens[1] == [] and g.current == 1 and g.pending is None
+    assert len(g.hand(0)) == 3 and g.tokens[1] == [] and decider(g) == 1 and g.pending is None
     g = make([["RS", "R1"], ["G1"], ["Y1"]], tokens=[[], ["mirror"], []])
     play(g, 0, "RS")
-    assert g.current == 1  # the Skip lands on its own player, whose turn is over
+    assert decider(g) == 1  # the Skip lands on its own player, whose turn is over
 
 
 def test_ace_searches_the_draw_pile_on_a_forced_draw():
@@ -825,7 +867,7 @@ def test_ace_searches_the_draw_pile_on_a_forced_draw():
     act(g, 1, "draw")
     assert g.phase == "search" and "search" in g.observation(1) and "search" not in g.observation(0)
     act(g, 1, "take", card=offered(g, 1, "W"))
-    assert "W" in hand(g, 1) and len(g.hand(1)) == 3 and g.tokens[1] == [] and g.current == 2
+    assert "W" in hand(g, 1) and len(g.hand(1)) == 3 and g.tokens[1] == [] and decider(g) == 2
 
 
 def test_ace_proc_searches_for_the_player():
@@ -846,13 +888,13 @@ def test_double_doubles_forced_draws_before_hex():
 def test_sub_chooses_the_colour_instead():
     g = make([["W", "R1"], ["G1"], ["Y1"]], tokens=[[], [], ["sub"]])
     play(g, 0, "W")
-    assert g.phase == "sub" and g.current == 2
+    assert g.phase == "sub" and decider(g) == 2
     act(g, 2, "color", color="yellow")
-    assert g.color == "yellow" and g.tokens[2] == [] and g.current == 1
+    assert g.color == "yellow" and g.tokens[2] == [] and decider(g) == 1
     g = make([["W", "R1"], ["G1"], ["Y1"]], tokens=[[], [], ["sub"]])
     play(g, 0, "W")
     act(g, 2, "pass")
-    assert g.phase == "color" and g.current == 0
+    assert g.phase == "color" and decider(g) == 0
     act(g, 0, "color", color="red")
     assert g.tokens[2] == ["sub"]
 
@@ -861,7 +903,7 @@ def test_sub_proc_is_a_wild_the_owner_cannot_override():
     g = make([["YPR", "G1"], ["G2"], ["Y1"]], discard=["Y5"], tokens=[[], ["sub"], []])
     play(g, 0, "YPR")
     act(g, 0, "proc", color="sub")
-    assert g.phase == "color" and g.current == 0
+    assert g.phase == "color" and decider(g) == 0
     act(g, 0, "color", color="blue")
     assert g.color == "blue" and g.tokens[1] == ["sub"]
 
@@ -892,7 +934,7 @@ def test_silence_and_snare_procs_act_as_stop():
     play(g, 0, "YPR")
     assert Action("proc", color="snare") in g.legal_actions(0)
     act(g, 0, "proc", color="snare")
-    assert g.current == 1 and g.tokens[1] == ["snare"]
+    assert decider(g) == 1 and g.tokens[1] == ["snare"]
 
 
 def test_three_token_limit():
@@ -917,7 +959,7 @@ def test_edge_sub_removed_by_drop_all_cannot_change_the_colour():
     g = make([["WDA", "R1"], ["Y1"], ["B1"]], tokens=[[], [], ["sub"]])
     play(g, 0, "WDA")
     act(g, 0, "drop", target=2)
-    assert g.phase == "color" and g.current == 0  # no Sub step
+    assert g.phase == "color" and decider(g) == 0  # no Sub step
     act(g, 0, "color", color="green")
     assert g.color == "green"
 
@@ -982,7 +1024,7 @@ def test_random_self_play_invariants_round_trip_and_hiding():
         if not g.over:
             bad = Action("play", 10_000)
             with pytest.raises(IllegalAction):
-                g.apply(g.current, bad)
+                g.apply(decider(g), bad)
             assert g.to_dict() == before
 
 
@@ -1011,7 +1053,7 @@ def test_jump_in_races_are_settled_by_arrival_order():
     play(g, 0, "YS")  # skips 1; both 2 (identical Skip) and 3 (a Stop) may jump in
     assert any(a.kind == "play" for a in g.legal_actions(3))
     play(g, 3, "YST")  # arrives first and cancels the Skip
-    assert g.current == 4
+    assert decider(g) == 4
     assert [a for a in g.legal_actions(2) if a.kind == "play"] == []  # the Skip is no longer on top
 
 
@@ -1019,14 +1061,14 @@ def test_mirror_turns_a_stack_back_on_the_stacker():
     g = make([["R+2", "G1"], ["R+2", "G2"], ["Y1"]], tokens=[[], [], ["mirror"]])
     play(g, 0, "R+2")
     play(g, 1, "R+2")  # would move 4 cards to player 2, who holds a Mirror
-    assert len(g.hand(1)) == 1 + 4 and g.pending is None and g.current == 2 and g.tokens[2] == []
+    assert len(g.hand(1)) == 1 + 4 and g.pending is None and decider(g) == 2 and g.tokens[2] == []
 
 
 def test_snared_stack_answer_leaves_the_stack_on_its_player():
     g = make([["R+2", "G1"], ["RS", "G2"], ["Y1"]], tokens=[[], ["snare"], []])
     play(g, 0, "R+2")
     play(g, 1, "RS")
-    assert len(g.hand(1)) == 1 + 2 and g.current == 2 and g.tokens[1] == []
+    assert len(g.hand(1)) == 1 + 2 and decider(g) == 2 and g.tokens[1] == []
 
 
 def test_choice_on_a_stack_caught_bluffing_takes_the_whole_stack():
@@ -1036,20 +1078,20 @@ def test_choice_on_a_stack_caught_bluffing_takes_the_whole_stack():
     act(g, 1, "color", color="blue")
     act(g, 1, "effect", color="S")
     act(g, 2, "challenge")  # player 1 held red
-    assert len(g.hand(1)) == 1 + 2 + 2 and g.pending is None and g.current == 2 and g.phase == "play"
+    assert len(g.hand(1)) == 1 + 2 + 2 and g.pending is None and decider(g) == 2 and g.phase == "play"
 
 
 def test_dagger_on_a_mirror_holder_hits_the_player_without_a_challenge():
     g = make([["RDG", "G1"], ["Y1"], ["B1"]], tokens=[[], ["mirror"], []])
     play(g, 0, "RDG")
-    assert len(g.hand(0)) == 2 and g.current == 1 and g.phase == "play"
+    assert len(g.hand(0)) == 2 and decider(g) == 1 and g.phase == "play"
 
 
 def test_tag_on_a_mirror_holder_comes_back():
     g = make([["RTG", "G1"], ["Y1"], ["B1"]], tokens=[[], [], ["mirror"]])
     play(g, 0, "RTG")
     act(g, 0, "target", target=2)
-    assert g.current == 0
+    assert decider(g) == 0
 
 
 def test_to_dict_mid_decision_round_trips():
@@ -1072,7 +1114,7 @@ def test_mirror_turns_a_draw_4_back_without_a_challenge():
     play(g, 0, "W+4")
     act(g, 0, "color", color="blue")
     assert hand(g, 0) == ["B2", "B3", "B4", "B5", "G1"] and g.tokens[1] == []
-    assert g.pending is None and g.current == 1 and g.phase == "play"
+    assert g.pending is None and decider(g) == 1 and g.phase == "play"
 
 
 def test_mirror_turns_a_draw_4_stacked_at_its_holder_back():
@@ -1080,7 +1122,7 @@ def test_mirror_turns_a_draw_4_stacked_at_its_holder_back():
     play(g, 0, "R+2")
     play(g, 1, "W+4")
     act(g, 1, "color", color="yellow")  # 6 cards would move to player 2, who holds a Mirror
-    assert len(g.hand(1)) == 1 + 6 and g.pending is None and g.current == 2 and g.tokens[2] == []
+    assert len(g.hand(1)) == 1 + 6 and g.pending is None and decider(g) == 2 and g.tokens[2] == []
 
 
 def test_mirror_turns_a_draw_color_back_and_its_holder_plays_on():
@@ -1088,7 +1130,7 @@ def test_mirror_turns_a_draw_color_back_and_its_holder_plays_on():
     play(g, 0, "WDC")
     act(g, 0, "color", color="green")  # no challenge: the player draws until green
     assert hand(g, 0) == ["G7", "R1", "Y2"] and hand(g, 1) == ["Y1"]
-    assert g.current == 1 and g.phase == "play" and g.tokens[1] == []
+    assert decider(g) == 1 and g.phase == "play" and g.tokens[1] == []
 
 
 def test_mirror_turns_a_choice_effect_back():
@@ -1098,7 +1140,7 @@ def test_mirror_turns_a_choice_effect_back():
     act(g, 0, "effect", color="+2")
     act(g, 1, "pass")  # the Choice is not challenged; its Draw 2 meets the Mirror
     assert len(g.hand(0)) == 1 + 2 and len(g.hand(1)) == 1 and g.tokens[1] == []
-    assert g.pending is None and g.current == 1
+    assert g.pending is None and decider(g) == 1
 
 
 def test_mirror_is_not_spent_on_cards_that_handle_tokens():
@@ -1113,13 +1155,13 @@ def test_procs_aimed_at_a_mirror_holder_turn_back():
     g = make([["YPR", "G1"], ["Y1", "B1"], ["B2"]], discard=["Y5"], tokens=[["hex", "hex"], ["mirror"], []])
     play(g, 0, "YPR")
     act(g, 0, "proc", color="hex")  # the next player would draw one per token; the player does
-    assert len(g.hand(0)) == 1 + 2 and len(g.hand(1)) == 2 and g.tokens[1] == [] and g.current == 1
+    assert len(g.hand(0)) == 1 + 2 and len(g.hand(1)) == 2 and g.tokens[1] == [] and decider(g) == 1
     g = make([["YPR", "G1", "G2"], ["Y1", "B1"], ["B2"]], discard=["Y5"], tokens=[["magnet"], ["mirror"], []])
     play(g, 0, "YPR")
     act(g, 0, "proc", color="magnet")
-    assert g.phase == "give_card" and g.current == 1  # the next player gives instead
+    assert g.phase == "give_card" and decider(g) == 1  # the next player gives instead
     act(g, 1, "give", card=cid(g, 1, "B1"))
-    assert hand(g, 0) == ["B1", "G1", "G2"] and hand(g, 1) == ["Y1"] and g.current == 1
+    assert hand(g, 0) == ["B1", "G1", "G2"] and hand(g, 1) == ["Y1"] and decider(g) == 1
     g = make([["YPR", "G1"], ["Y1"], ["B2"]], discard=["Y5"], tokens=[[], ["mirror"], ["reveal"]])
     play(g, 0, "YPR")
     events = act(g, 0, "proc", color="reveal")
@@ -1145,7 +1187,7 @@ def test_mirror_proc_off_a_stack_arms_the_player_once():
     assert twin.armed == [True, False]
     play(g, 1, "Y+2")  # used on the armed player: back on its player, who cannot counter it
     assert hand(g, 1) == ["B1", "B2", "B3", "Y3"] and len(g.hand(0)) == 2
-    assert g.armed == [False, False] and g.current == 0 and g.pending is None
+    assert g.armed == [False, False] and decider(g) == 0 and g.pending is None
 
 
 def test_armed_mirror_is_offered_once_and_ends_with_the_round():
@@ -1170,11 +1212,11 @@ def test_armed_mirror_is_offered_once_and_ends_with_the_round():
 def test_needle_stops_a_uno_catch_draw_and_the_turn_carries_on():
     g = make([["R1", "R2"], ["Y1", "R3"], ["B1"]], draw=["BN", "G3", "G4"], options={"uno_calls": True})
     play(g, 0, "R1")  # one card left, UNO not called
-    assert g.current == 1 and g.exposed == 0
+    assert decider(g) == 1 and g.exposed == 0
     act(g, 2, "catch", target=0)
-    assert g.phase == "needle" and g.current == 0 and g.legal_actions(1) == []
+    assert g.phase == "needle" and decider(g) == 0 and g.legal_actions(1) == []
     act(g, 0, "stop")
-    assert hand(g, 0) == ["BN", "R2"] and g.current == 1 and g.phase == "play"
+    assert hand(g, 0) == ["BN", "R2"] and decider(g) == 1 and g.phase == "play"
     play(g, 1, "R3")
     assert tops(g) == ["R3"]
 
@@ -1187,9 +1229,9 @@ def test_uno_catch_during_a_colour_choice_returns_to_it():
     act(g, 1, "catch", target=0)
     act(g, 0, "draw")  # past the Needle: the whole penalty, and no token adds to it
     assert hand(g, 0) == ["BN", "G3", "R2"] and g.tokens[0] == ["hex", "double"]
-    assert g.phase == "color" and g.current == 0
+    assert g.phase == "color" and decider(g) == 0
     act(g, 0, "color", color="green")
-    assert g.current == 1 and g.color == "green"
+    assert decider(g) == 1 and g.color == "green"
 
 
 def test_normal_bot_aims_nothing_at_a_mirror():

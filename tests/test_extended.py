@@ -8,11 +8,13 @@ from collections import Counter
 
 import msgpack
 import pytest
+from support import assert_sound
 
 import core
 from core import Action, IllegalAction
 from core.bots import make_bot
 from core.variants.extended import effects as fx
+from core.variants.extended import plays
 from core.variants.extended.cards import TABLE
 
 ACCEPT, REFUSE, SEND, EXPLODE, PASS, DRAW = (Action("accept"), Action("refuse"), Action("send"),
@@ -278,6 +280,52 @@ def test_regret_pill_undoes_a_draw_upstream():
     assert "Y9" in hand(g, 0)
     play(g, 1, "GREGRET")
     assert "Y9" not in hand(g, 0) and "Y8" in hand(g, 0) and str(g.draw_pile[0]) == "Y9"
+    # 非黑牌打出后将会替换last: the pill was played in the play phase, so it is last now.
+    assert str(g.top) == "GREGRET" and g.color == "green" and str(g.discard[-1]) == "GREGRET"
+    assert g.current == 2 and g.observation(None)["last"]["rank"] == "REGRET"
+
+
+def test_regret_pill_undoes_a_play_upstream_and_becomes_last():
+    g = game([["G7", "G2", "B2"], ["GREGRET", "Y1"], ["B3"]], discard=("G5",))
+    play(g, 0, "G7")
+    assert str(g.top) == "G7"
+    play(g, 1, "GREGRET")
+    assert hand(g, 0) == ["B2", "G2", "G7"] and g.current == 0
+    assert str(g.top) == "GREGRET" and g.color == "green"
+    assert plays_of(g, 0) == {"G2"}  # a different card (not the G7), on the pill
+
+
+def rest_of_deck(*named) -> list[str]:
+    """Every card of the deck not named, so a setup leaves the draw pile empty."""
+    left = Counter(str(c) for c in core.deck("extended"))
+    left.subtract(t for cards in named for t in cards)
+    return sorted(left.elements())
+
+
+def test_regret_pill_against_an_effect_when_the_old_last_is_gone():
+    """The card the undone move covered was shuffled away: the pill, a green card played, is last."""
+    hands = [["R+2", "R1"], ["GREGRET", "G1"]]
+    g = game(hands + [rest_of_deck(*hands, ["B9", "R5"])], discard=("B9", "R5"))
+    assert not g.draw_pile
+    play(g, 0, "R+2")  # R+2 covers R5; 0 is left with one card and did not call
+    g.apply(2, Action("catch", target=0))  # the catch reshuffles B9 and R5: 0 draws them
+    assert {"B9", "R5"} <= set(hand(g, 0)) and not g.draw_pile
+    play(g, 1, "GREGRET")
+    assert "R+2" in hand(g, 0) and g.current == 0
+    assert str(g.top) == "GREGRET" and g.color == "green" and g.top in g.discard
+    assert not g.inconsistencies()
+
+
+def test_regret_pill_takes_back_a_covered_card_and_last_stays():
+    """紧箍咒 waits for its victim's judgement; cards played meanwhile stay on top."""
+    g = game([["YCURSE", "B1"], ["Y7", "G2"], ["GREGRET", "G1", "B4"]], discard=("Y5",))
+    play(g, 0, "YCURSE", target=2)
+    play(g, 1, "Y7")
+    assert g.current == 2 and g.phase == "judge" and str(g.top) == "Y7"
+    play(g, 2, "GREGRET")
+    assert "YCURSE" in hand(g, 0) and g.current == 0
+    assert str(g.top) == "Y7" and g.color == "yellow"  # not Y5, which YCURSE covered long ago
+    assert not g.inconsistencies()
 
 
 # -- the other cards -----------------------------------------------------------------------------
@@ -321,6 +369,38 @@ def test_number_duel_tie_both_lose():
     play(g, 0, "RDUELN", target=1)
     g.apply(1, ACCEPT)
     assert len(g.hand(0)) == 5 and len(g.hand(1)) == 5  # 4 and 4 (the Skip was turned again)
+
+
+def test_number_duel_ends_when_no_number_can_come_up():
+    """Every number card is in a hand: the initiator turns the pile through (and the cards shuffled
+    back once) without a number, the other cannot find one either, and it is a draw."""
+    numbers = Counter(str(c) for c in core.deck("extended") if c.is_number)
+    numbers.subtract(["R1", "G1"])
+    g = game([["RDUELN", "R1"], ["G1"], sorted(numbers.elements())], discard=("RS",))
+    pile = len(g.draw_pile)
+    play(g, 0, "RDUELN", target=1)
+    events = g.apply(1, ACCEPT)
+    flips = [e for e in events if e.kind == "flip"]
+    assert all(e.player == 0 for e in flips)  # the other does not turn: no number can come for them
+    assert flips[-1].cards == () and flips[-1].reason == "number"
+    assert all(not c.is_number for e in flips for c in e.cards)
+    assert pile <= len(flips) - 1 <= 2 * pile + 1  # once through, then at most once more
+    over = next(e for e in events if e.kind == "duel_over")
+    assert over.reason == "draw" and len(g.hand(0)) == 5 and len(g.hand(1)) == 5
+    assert core.describe(flips[-1], g.names) and not g.inconsistencies()
+
+
+def test_stuck_table_keeps_last_when_no_coloured_card_can_come_up():
+    """The turn-up for a stuck table stops after one pass when the pile holds only black cards."""
+    coloured = Counter(str(c) for c in core.deck("extended") if c.color is not None)
+    coloured.subtract(["Y5"])
+    g = game([sorted(coloured.elements()), ["WRB"]], discard=("Y5",))
+    black = len(g.draw_pile)
+    events: list = []
+    plays.unstick(g, events)
+    assert str(g.top) == "Y5" and g.color == "yellow" and g.stuck == 0
+    assert [len(e.cards) for e in events] == [1] * black + [0]  # each black card once, no reshuffle
+    assert events[-1].reason == "unstick" and not g.draw_pile and not g.inconsistencies()
 
 
 def test_chosen_one_keeps_one_number_or_wins_outright():
@@ -473,6 +553,45 @@ def test_uno_call_and_two_card_penalty():
     assert g.exposed is None
 
 
+def test_a_swap_that_leaves_one_card_needs_an_uno_call():
+    """你需要在你的手牌从多于一张变为只剩一张后喊"UNO!": a 神手 swap is such a change too (3 -> 1)."""
+    g = game([["RHAND", "R1", "R2"], ["G1"], ["B1", "B2"]])
+    play(g, 0, "RHAND")
+    g.apply(1, ACCEPT)
+    assert hand(g, 0) == ["G1"] and hand(g, 1) == ["R1", "R2"]
+    assert g.exposed == 0 and not g.observation(None)["players"][0]["uno"]
+    assert Action("catch", target=0) in g.legal_actions(2) and Action("uno") in g.legal_actions(0)
+    g.apply(2, Action("catch", target=0))
+    assert len(g.hand(0)) == 3
+    # The victim's side: 3 cards -> 1 (and the player of the 神手, 1 -> 3, has nothing to call).
+    g = game([["RHAND", "R1"], ["G1", "G2", "G3"], ["B1"]])
+    play(g, 0, "RHAND")
+    g.apply(0, Action("uno"))
+    g.apply(1, ACCEPT)
+    assert hand(g, 1) == ["R1"] and g.exposed == 1 and not g.declared[0]
+    g.apply(1, Action("uno"))
+    assert g.exposed is None and g.observation(None)["players"][1]["uno"]
+    # One card for one card: no new call is due, and a call made stands.
+    g = game([["RHAND", "R1"], ["G1"], ["B1"]])
+    play(g, 0, "RHAND")
+    g.apply(0, Action("uno"))
+    g.apply(1, ACCEPT)
+    assert hand(g, 0) == ["G1"] and hand(g, 1) == ["R1"]
+    assert g.exposed is None and g.declared[0] and not g.declared[1]
+
+
+def test_no_catch_once_the_single_card_is_gone():
+    """The call is for the hand of one card: played out (here inside a C4 chain, so not yet a
+    win), there is nothing left to catch."""
+    g = game([["WC4", "R0", "R1"], ["G1", "G2"], ["B1", "B2"]])
+    play(g, 0, "WC4")
+    play(g, 0, "R0")  # one card left, no call; the C4 stays with 0
+    assert g.exposed == 0
+    play(g, 0, "R1")  # none left
+    assert g.exposed is None and all(a.kind != "catch" for a in g.legal_actions(1))
+    assert not g.inconsistencies()
+
+
 def test_last_plus4_does_not_win_while_it_can_come_back():
     g = game([["W+4"], ["WRB", "G1"], ["B1"]])
     play(g, 0, "W+4", color="green")
@@ -527,6 +646,7 @@ def _card_ids(obs) -> set[int]:
 def _check(g):
     ids = [c.id for c in g.all_cards()]
     assert len(ids) == 153 and len(set(ids)) == 153
+    assert_sound(g)  # last on the discard pile, among others
     riders = {i for e in g._all_effects() for i in fx.attached(e)}
     for q in (None, *range(g.num_players)):
         obs = g.observation(q)
@@ -563,6 +683,8 @@ def test_random_selfplay(n):
                 _check(g)
             if moves % 97 == 50:
                 _round_trip(g, rng)
+                if g.over:  # the round trip's moves may end the round
+                    break
             p = rng.choice(g.to_act())
             legal = g.legal_actions(p)
             assert legal

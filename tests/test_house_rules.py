@@ -14,6 +14,7 @@ import pytest
 import support
 from support import (
     assert_conserved,
+    assert_sound,
     assert_illegal,
     cid,
     hand,
@@ -334,7 +335,7 @@ def test_jump_in_with_an_identical_card_play_continues_from_the_jumper():
     assert g.legal_actions(1) == [] and g.legal_actions(3) == []
     events = play(g, 2, "R5")
     assert [e.kind for e in events][:2] == ["jump_in", "play"]
-    assert "jumps in" in core.describe(events[0], g.names)
+    assert "jumps in" in core.describe(events[0], g.names, g.variant)
     assert (g.current, g.direction, g.color) == (3, 1, "red")
     assert hand(g, 2) == ["G7", "G8"] and hand(g, 0) == ["R3", "B1", "B2"]
     assert_conserved(g)
@@ -623,6 +624,7 @@ def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
     assert len(ids) == 108 and set(ids) == set(range(108)), "cards not conserved"
+    assert_sound(g)
     assert d["set_aside"] == [] and g.out == [False] * g.num_players
     if g.phase == "stack":
         assert g.options["stacking"] != "none" and g.pending["total"] >= 2

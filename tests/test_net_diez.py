@@ -18,6 +18,7 @@ import core
 from core import Action
 from core.bots import Bot
 from net import BotClient
+from net.dealer import Dealer
 from net.fair import EpochSecret, Ledger, TableLog, Unfair
 from net.identity import Identity
 from net.record import replay
@@ -80,8 +81,10 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
         rulings = [len(b.client.ledger.rulings) for b in players if b.client.ledger is not None]
         assert sum(rulings) >= 2, rulings  # each ruling goes to the challenger and the challenged
         assert by_client[1] == by_client[2] == draws
-        # Offline: every transcript verifies, public epochs included.
-        for path in [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]:
+        # Offline: every transcript verifies, public epochs included (the host's is sealed as it closes).
+        paths = [b.client.transcript_path for b in players] + [Path(host.transcript_path or "")]
+        await host.close()
+        for path in paths:
             ok, text = audit_file(path)
             assert ok, text
             assert "2 rounds" in text
@@ -95,20 +98,26 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
         await host.close()
 
 
-async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> None:
-    host = await start_host(variant="diez", seats=3, bots=0, rounds=2, options={"target_score": 100_000})
+class TokenPickingDealer(Dealer):
+    """Puts another token on top of the bag than the seeds chose."""
+
     cheated: list[int] = []
 
-    def after_reveal(sec: EpochSecret) -> None:
+    def order_for(self, sec: EpochSecret) -> list[Any]:
         if sec.public is not None and len(set(sec.order)) > 1:
             # The engine takes the last item: put another token there than the seeds chose.
             fav = max(set(sec.order) - {sec.order[-1]})
             order = list(sec.order)
             order.remove(fav)
-            sec.order = order + [fav]
-            cheated.append(sec.e)
+            self.cheated.append(sec.e)
+            return order + [fav]
+        return sec.order
 
-    host.cheat["after_reveal"] = after_reveal
+
+async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> None:
+    TokenPickingDealer.cheated = cheated = []
+    host = await start_host(dealer_class=TokenPickingDealer, variant="diez", seats=3, bots=0, rounds=2,
+                            options={"target_score": 100_000})
     try:
         players = [BotClient(("127.0.0.1", host.port), f"P{i}", seed=i, identity=Identity.generate(),
                              transcript_dir=False) for i in range(3)]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from net import PROTOCOL_VERSION, BotClient, Client, ProtocolVersionError, Refused
+from net.commands import main as net_main
 from net.record import replay
 from net.testing import HostProcess, RawPeer, card_ids, conserved, start_host
 
@@ -90,7 +91,7 @@ async def test_lobby_chat_and_ready() -> None:
         assert lobby["phase"] == "lobby" and lobby["host"] == "Table"
         await a.chat("hello \x1b[2Jthere")
         chat = await _next(b, "chat")
-        assert chat["text"] == "hello [2Jthere" and chat["from"] == "Ann" and chat["seat"] == 0
+        assert chat["text"] == "hello there" and chat["from"] == "Ann" and chat["seat"] == 0
         await a.ready()
         await _next(b, "lobby", lambda m: m["seats"][0]["ready"])
         assert host.phase == "lobby"
@@ -173,7 +174,7 @@ async def test_a_version_mismatch_is_refused_on_the_client_side() -> None:
 def test_the_headless_command_and_bot_commands_play_a_round(tmp_path: Any) -> None:
     transcript = tmp_path / "game.json"
     host = HostProcess("--port", "0", "--bind", "127.0.0.1", "--seats", "3", "--bots", "1", "--rounds", "1",
-                       "--save", str(tmp_path / "h.save"), "--transcript", str(transcript),
+                       "--save", str(tmp_path / "h.save"), "--record", str(transcript),
                        "--bot-delay", "0", "--round-pause", "0", "--no-mdns")
     try:
         port = host.wait_port()
@@ -190,3 +191,8 @@ def test_the_headless_command_and_bot_commands_play_a_round(tmp_path: Any) -> No
     record = json.loads(transcript.read_text())
     game = replay(record)
     assert game.over and game.scores == record["scores"] and conserved(game)
+    # The moves record is not evidence: `audit` says what it is; the signed transcript the host
+    # names on its way out verifies.
+    assert net_main(["audit", str(transcript)]) == 2
+    signed = next(line.split("signed transcript: ")[1].split()[0] for line in host.lines if "signed transcript:" in line)
+    assert net_main(["audit", signed]) == 0

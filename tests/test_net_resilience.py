@@ -120,7 +120,7 @@ async def test_the_turn_timer_plays_for_a_slow_player() -> None:
 async def test_the_host_is_killed_and_resumed_and_no_card_is_lost(tmp_path: Path) -> None:
     save = tmp_path / "host.save"
     transcript = tmp_path / "record.json"
-    common = ["--bind", "127.0.0.1", "--save", str(save), "--transcript", str(transcript), "--bot-delay", "0.01",
+    common = ["--bind", "127.0.0.1", "--save", str(save), "--record", str(transcript), "--bot-delay", "0.01",
               "--round-pause", "0", "--no-mdns", "--heartbeat", "0.5", "--grace", "30"]
     first = HostProcess("--port", "0", "--seats", "3", "--bots", "1", "--rounds", "1", "--seed", "21", *common)
     second: HostProcess | None = None
@@ -240,3 +240,28 @@ def test_packed_parts_are_spliced_into_the_same_bytes_msgpack_makes() -> None:
                    "fair": Parts({"secrets": PartList(Packed(msgpack.packb(s)) for s in plain["fair"]["secrets"]),
                                   "n": 2})})
     assert pack(parts) == msgpack.packb(plain, use_bin_type=True)
+
+
+class LeavesAtTheEnd(Client):
+    """Its process dies the moment the round closes, before it could audit the round and say so."""
+
+    def _fair_message(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "log" and unpack(msg["e"]).get("k") == "close":
+            self.kill_link()
+            return
+        super()._fair_message(msg)
+
+
+async def test_a_player_lost_as_the_match_ends_is_waited_for_then_logged_away_without_alarm() -> None:
+    host = await start_host(seats=3, bots=1, rounds=1, grace=0.3)
+    try:
+        gone = BotClient(("127.0.0.1", host.port), "Gone", seed=1, client_class=LeavesAtTheEnd, reconnect=False)
+        stays = BotClient(("127.0.0.1", host.port), "Stays", seed=2)
+        results = await asyncio.wait_for(asyncio.gather(gone.run(), stays.run()), 20)
+        assert results == [1, 0]  # the one who stays hears the end
+        kinds = [unpack(e)["k"] for e, _sig in host.dealer.log.entries]
+        assert kinds[-2:] == ["away", "verdict"] or kinds[-2:] == ["verdict", "away"]
+        assert "strike" not in kinds
+        assert stays.client.fairness is None and [a["ok"] for a in stays.client.audits] == [True]
+    finally:
+        await host.close()

@@ -16,6 +16,7 @@ import pytest
 import support
 from support import (
     assert_conserved,
+    assert_sound,
     assert_illegal,
     cid,
     hand,
@@ -138,7 +139,7 @@ def test_action_cards_turned_at_the_start_are_set_aside_under_the_starting_card(
         assert g.top.is_number and g.current == 0
         ks = [e.kind for e in g.deal_events]
         assert ks.index("return") < ks.index("start")
-        assert "set aside" in core.describe(returned[0], g.names)
+        assert "set aside" in core.describe(returned[0], g.names, g.variant)
         assert_conserved(g)
         if found >= 5:
             break
@@ -230,7 +231,7 @@ def test_skip_everyone_plays_again(n):
     assert g.current == 0 and g.to_act() == [0]
     assert g.direction == -1 and g.color == "red"
     assert [e.kind for e in events] == ["play", "skip_all"]
-    assert "plays again" in core.describe(events[-1], g.names)
+    assert "plays again" in core.describe(events[-1], g.names, g.variant)
     assert [len(g.hand(p)) for p in range(n)] == [2] + [3] * (n - 1)
 
 
@@ -466,7 +467,7 @@ def test_color_roulette_next_player_names_a_colour_and_takes_the_turned_cards():
         assert notes(turned[0].view(q).cards) == ["R1", "W+6", "B2", "G7"]
     assert any(e.kind == "skip" and e.player == 1 for e in events)
     assert [e.kind for e in events][0] == "choose"
-    assert "names green" in core.describe(events[0], g.names)
+    assert "names green" in core.describe(events[0], g.names, g.variant)
     assert_conserved(g)
 
 
@@ -509,7 +510,7 @@ def test_seven_must_swap_with_a_chosen_player():
     assert g.current == 1 and g.direction == 1
     sw = [e for e in events if e.kind == "swap"]
     assert len(sw) == 1 and sw[0].player == 0 and sw[0].target == 2
-    assert "swaps hands" in core.describe(sw[0], g.names)
+    assert "swaps hands" in core.describe(sw[0], g.names, g.variant)
 
 
 def test_seven_cannot_swap_with_a_knocked_out_player():
@@ -615,7 +616,7 @@ def test_twenty_five_cards_knock_you_out_and_the_hand_is_set_aside():
     assert set(notes(g.set_aside)) >= set(big)
     ko = [e for e in events if e.kind == "knockout"]
     assert len(ko) == 1 and ko[0].player == 1 and ko[0].count == 25 and ko[0].cards == ()
-    assert "knocked out" in core.describe(ko[0], g.names)
+    assert "knocked out" in core.describe(ko[0], g.names, g.variant)
     assert g.current == 2 and g.phase == "play" and not g.over
     assert g.legal_actions(1) == [] and 1 not in g.to_act()
     obs = g.observation(0)
@@ -638,6 +639,26 @@ def test_drawing_for_a_playable_card_can_knock_you_out():
     g = make(3, [PAD, nums("B", 20) + ["G1", "G2"], PAD2], ["R5"], ["G3", "G4", "R9"], current=1)
     g.apply(1, Action("draw"))
     assert g.out[1] and g.current == 2 and g.phase == "play" and g.drawn is None
+
+
+def test_the_mercy_rule_stops_a_draw_at_the_25th_card():
+    """"Si un jugador tiene 25 cartas o más, queda fuera del juego", at once: the cards after the
+    25th stay in the draw pile, whether the player draws until playable or takes a penalty."""
+    after = ["G7", "G8", "R9"]
+    g = make(3, [PAD, nums("B", 20) + ["G1", "G2"], PAD2], ["R5"], ["G3", "G4", "G6"] + after, current=1)
+    events = g.apply(1, Action("draw"))
+    drawn = [e for e in events if e.kind == "draw"]
+    assert len(drawn) == 1 and drawn[0].count == 3  # 22 + 3 = 25: out, and no more drawn
+    assert g.out[1] and len(g.set_aside) == 25 and notes(g.draw_pile[-3:]) == after[::-1]
+    assert g.current == 2 and g.phase == "play"
+    assert_conserved(g)
+    rest = ["Y3", "Y5", "Y8", "Y9"]
+    g = make(3, [["W+6", "B1", "B2"], BIG23, PAD2], ["R5"], ["Y1", "Y2"] + rest)
+    play(g, 0, "W+6", "red")
+    events = g.apply(1, Action("draw"))
+    assert [e.count for e in events if e.kind == "draw"] == [2] and g.out[1] and len(g.set_aside) == 25
+    assert notes(g.draw_pile[-4:]) == rest[::-1]
+    assert_conserved(g)
 
 
 def test_set_aside_hands_come_back_with_the_next_reshuffle():
@@ -845,6 +866,7 @@ def check_state(g) -> dict:
     d = g.to_dict()
     ids = [i for h in d["hands"] for i in h] + d["draw_pile"] + d["discard"] + d["set_aside"]
     assert len(ids) == DECK_SIZE and set(ids) == set(range(DECK_SIZE)), "cards not conserved"
+    assert_sound(g)
     for q in range(g.num_players):
         if g.out[q]:
             assert d["hands"][q] == [] and q not in g.to_act() and g.legal_actions(q) == []

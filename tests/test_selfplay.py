@@ -1,4 +1,13 @@
-"""Random self-play across 2..10 players with invariant checks after every move.
+"""Random self-play with invariant checks after every move: every variant in ``core.VARIANTS``
+(each variant's own invariants, ``Game.inconsistencies``), and classic in depth.
+
+Every variant (:func:`every_variant_selfplay`): every card in exactly one place and the
+variant's own invariants, ``to_act``/``decision``/``legal_actions`` agreeing, views and events
+hiding what they must, an unlisted action raising ``IllegalAction`` with the state untouched,
+every listed action applying, and a saved game (through msgpack) continuing identically and
+dealing the same next round.
+
+Classic, across 2..10 players:
 
 A seeded ``random.Random`` picks a player from ``to_act()`` and one of their
 legal actions. Some rounds are played uniformly at random (long rounds: big
@@ -25,7 +34,8 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import card_ids_in
+import support
+from support import assert_sound, card_ids_in
 
 import core
 from core import Action, IllegalAction
@@ -48,6 +58,7 @@ def check_conservation(g) -> dict:
     assert g.top.id == d["discard"][-1]
     for p in range(g.num_players):
         assert [c.id for c in g.hand(p)] == d["hands"][p]
+    assert_sound(g)
     return d
 
 
@@ -364,3 +375,136 @@ def test_soak_selfplay(n):
     """About 100k moves in all (run with ``pytest -m soak``)."""
     stats = selfplay(n, budget=11200, seed=90000 + n, options={"target_score": 300}, full_every=2)
     assert stats["rounds"] >= 10
+
+
+# -- every variant ---------------------------------------------------------------------------------
+
+
+def check_view_hides(g, p) -> None:
+    """``p``'s view is msgpack-able and shows no card in a hidden place that ``p`` may not see."""
+    obs = g.observation(p)
+    assert msgpack.unpackb(msgpack.packb(obs)) == obs, "observation does not survive msgpack"
+    shown = card_ids_in(obs, set()) & support.hidden_cards(g)
+    allowed: set = set()
+    if g.over:
+        allowed = {c.id for h in g.hands for c in h}
+    elif p is not None:
+        allowed = {c.id for c in g.hands[p]}
+        allowed |= {c["id"] for c in obs.get("search", ())}  # a searcher sees the searched pile
+    for q, seat in enumerate(obs["players"]):
+        if "hand" in seat:  # laid open by the rules (Diez's Reveal)
+            assert seat.get("revealed"), f"seat {q}'s hand is in the view without being revealed"
+            allowed |= {c["id"] for c in seat["hand"]}
+    assert shown <= allowed, f"{g.variant}: {p} sees hidden cards {shown - allowed}"
+
+
+def check_acting(g) -> None:
+    """to_act, the decision and legal_actions agree."""
+    to_act = g.to_act()
+    assert to_act == sorted(set(to_act))
+    for p in range(g.num_players):
+        legal = g.legal_actions(p)
+        assert len(legal) == len(set(legal)), f"duplicate legal actions for {p}"
+        assert (p in to_act) == bool(legal), f"{g.variant}: player {p}, phase {g.phase}"
+    d = g.decision
+    if g.over:
+        assert d is None and to_act == []
+    else:
+        assert d.player in to_act and d.legal == tuple(g.legal_actions(d.player))
+        assert sorted(g.acting_order()) == to_act and g.acting_order()[-1] == d.player
+
+
+def every_variant_selfplay(variant: str, n: int, budget: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    g = core.new_game(variant, n, seed=rng.getrandbits(64))
+    deck = len(g.cards)
+    stats = {"moves": 0, "rounds": 0}
+    in_round = 0
+    while stats["moves"] < budget:
+        if g.over:
+            assert not g.inconsistencies() and g.to_act() == []
+            stats["rounds"] += 1
+            in_round = 0
+            if g.match_over:
+                with pytest.raises(ValueError):
+                    g.next_round()
+                g = core.new_game(variant, n, seed=rng.getrandbits(64))
+                continue
+            twin = core.Game.from_dict(msgpack.unpackb(msgpack.packb(g.to_dict())))
+            assert g.next_round() == twin.next_round()  # a restored game deals the same round
+            assert twin.to_dict() == g.to_dict()
+            continue
+        assert in_round < 8000, "a round did not end"
+        problems = g.inconsistencies()
+        assert not problems, f"{variant}: {problems}"
+        check_acting(g)
+        if stats["moves"] % 3 == 0:
+            for q in (None, rng.randrange(n)):
+                check_view_hides(g, q)
+            before = g.to_dict()
+            p, a = support.random_unlisted(g, rng, deck, ("choose", "take", "give", "accept", "color"))
+            with pytest.raises(IllegalAction):
+                g.apply(p, a)
+            assert g.to_dict() == before, f"illegal {a} by {p} changed the state"
+        if stats["moves"] % 50 == 17:
+            p = rng.choice(g.to_act())
+            for a in g.legal_actions(p):
+                h = g.copy()
+                h.apply(p, a)
+                assert h.version == g.version + 1 and not h.inconsistencies()
+        if stats["moves"] % 120 == 60:
+            made = len(support.round_trip_continue(g, rng, steps=10))
+            stats["moves"] += made
+            in_round += made
+            continue
+        p = rng.choice(g.to_act())
+        legal = g.legal_actions(p)
+        plays = [a for a in legal if a.kind in ("play", "camo")]
+        a = rng.choice(plays) if plays and rng.random() < 0.6 else rng.choice(legal)
+        before = support.seen_by_all(g) if stats["moves"] % 7 == 0 else None
+        events = g.apply(p, a)
+        if before is not None:
+            support.check_event_hiding(g, events, before)
+        stats["moves"] += 1
+        in_round += 1
+    return stats
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_every_variant_selfplay_keeps_its_invariants(variant):
+    """For each variant: every card in one place and the variant's own invariants after every move,
+    to_act/decision/legal_actions agreeing, views hiding what they must, illegal moves changing
+    nothing, every listed action applying, and saved games continuing identically."""
+    cls = core.variant_class(variant)
+    rounds = 0
+    for n in sorted({cls.min_players, cls.max_players}):
+        rounds += every_variant_selfplay(variant, n, budget=700, seed=sum(map(ord, variant)) + n)["rounds"]
+    assert rounds >= 2
+
+
+# -- the invariants themselves -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_inconsistencies_name_a_card_in_two_places(variant):
+    g = core.new_game(variant, core.variant_class(variant).min_players + 1, seed=5)
+    assert g.inconsistencies() == []
+    d = g.to_dict()
+    d["hands"][0].append(d["hands"][1][0])  # one card in two hands
+    assert any("exactly one place" in p for p in core.Game.from_dict(d).inconsistencies())
+
+
+def test_inconsistencies_of_the_variants_own_invariants():
+    g = core.new_game("extended", 3, seed=5)
+    d = g.to_dict()
+    d["extra"]["last"] = d["draw_pile"][-1]
+    assert any("last" in p for p in core.Game.from_dict(d).inconsistencies())
+    g = core.new_game("nomercy", 2, seed=5)
+    d = g.to_dict()
+    d["hands"][1] += d["draw_pile"][:20]
+    d["draw_pile"] = d["draw_pile"][20:]
+    assert any("Mercy" in p for p in core.Game.from_dict(d).inconsistencies())
+    g = core.new_game("diez", 2, seed=5)
+    d = g.to_dict()
+    d["extra"]["bag"].pop()
+    assert any("tokens" in p for p in core.Game.from_dict(d).inconsistencies())

@@ -21,8 +21,9 @@ import core
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, HandView, MatchBar, PlayersView
-from tui_support import settle_when, text_of
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import HandView, MatchBar
+from tui_support import Recorder, log_text, notifications, run_cli, select, settle_when, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,27 +33,10 @@ def make_app(seed: int = 3, **config: Any) -> UnoApp:
     return UnoApp(LocalSession(TableConfig(seed=seed, **config)), pacing=(0.0, 0.0))
 
 
-def log_text(app: App) -> str:
-    log = app.screen_stack[0].query_one(GameLog)
-    return "\n".join(strip.text for strip in log.lines)
-
-
-def notifications(app: App) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act or the round is over."""
     return await settle_when(pilot, app, lambda obs: obs["over"] or (
         obs["current"] == obs["me"] and isinstance(app.screen, TableScreen)), timeout, grace=0)
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = app.screen.query_one(HandView)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
 
 
 async def take_turn(pilot: Pilot, app: UnoApp) -> None:
@@ -86,17 +70,19 @@ def test_local_session_shows_the_human_only_their_own_cards() -> None:
     session = LocalSession(TableConfig(seed=3, players=3))
     opening = [e for e in session.opening_events() if e.kind == "draw"]
     assert [len(e.cards) for e in opening] == [7, 0, 0] and [e.count for e in opening] == [7, 7, 7]
-    seen: list[core.Event] = []
+    table = Recorder()
+    session.attach(table)
     for _ in range(300):
         obs = session.observation()
         if obs["over"]:
             break
         if obs["current"] == session.me and obs["legal"]:
-            seen += session.send(core.Action.from_dict(obs["legal"][0]))
+            assert session.send(core.Action.from_dict(obs["legal"][0])) is None  # what it did is posted
         else:
-            events = session.bot_step()
-            assert events is not None  # a bot always acts on its own turn
-            seen += events
+            told = len(table.events)
+            assert session.bot_step() == table.events[told:]  # a bot always acts on its own turn
+            assert table.events[told:]
+    seen = table.events
     draws = [e for e in seen if e.kind == "draw" and e.count]
     assert any(e.player != session.me for e in draws) and any(e.player == session.me for e in draws)
     for e in draws:
@@ -345,12 +331,6 @@ async def test_a_too_small_terminal_says_so_and_recovers() -> None:
 
 
 # -- the command line -------------------------------------------------------------------
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "uno_tui.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60, cwd=ROOT)
-
-
 def test_cli_help_explains_every_flag() -> None:
     top = run_cli("--help")
     assert top.returncode == 0

@@ -16,28 +16,19 @@ import core
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, RoundOverScreen, table_screen_for
-from uno_tui.screens.diez_help import DiezHelpScreen
-from uno_tui.screens.diez_pickers import ChoicePicker, SearchPicker
-from uno_tui.screens.diez_table import DiezTableScreen
+from uno_tui.faces.diez.pickers import SearchPicker
+from uno_tui.faces.diez.table import DiezTableScreen
+from uno_tui.faces.diez.widgets import DiezPilesView, DiezPlayersView
+from uno_tui.faces.diez.words import CARDS, TOKENS, action_words, status_line
+from uno_tui.screens import HelpScreen
+from uno_tui.screens.pickers import ChoicePicker
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog
-from uno_tui.widgets.diez_hand import DiezHandView
-from uno_tui.widgets.diez_table import DiezPilesView, DiezPlayersView
-from uno_tui.widgets.diez_words import CARDS, TOKENS, action_words, status_line
-from tui_support import settle_when, text_of
+from tui_support import card_id, log_text, select, settle_when, table_of, text_of, wait_for
 
 SIZE = (100, 32)
 
 
 # -- helpers ----------------------------------------------------------------------
-def table_of(app: UnoApp) -> DiezTableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, DiezTableScreen))
-
-
-def log_text(app: UnoApp) -> str:
-    return "\n".join(strip.text for strip in table_of(app).query_one(GameLog).lines)
-
-
 def make_app(setup: dict[str, Any] | None = None, *, players: int = 3, seed: int = 1,
              options: dict[str, Any] | None = None) -> UnoApp:
     if setup is not None:
@@ -59,26 +50,6 @@ async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, 
     """Let the bots play until you may act (your turn, a decision or a jump-in) or the round is over."""
     return await settle_when(pilot, app, lambda obs: obs["over"] or mine(obs) or any(
         a["kind"] in ("play", "catch") for a in obs["legal"]), timeout)
-
-
-async def wait_for(pilot: Pilot, app: UnoApp, screen_type: type, tries: int = 100) -> Any:
-    for _ in range(tries):
-        if isinstance(app.screen, screen_type):
-            return app.screen
-        await pilot.pause(0.02)
-    raise AssertionError(f"{screen_type.__name__} never showed (on top: {type(app.screen).__name__})")
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = table_of(app).query_one("#hand", DiezHandView)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
-
-
-def cid(obs: dict[str, Any], text: str) -> int:
-    return next(c["id"] for c in obs["hand"] if core.notation(c["color"], c["rank"]) == text)
 
 
 async def pick(pilot: Pilot, app: UnoApp, kind: str, want: str | None = None) -> list[str]:
@@ -187,7 +158,7 @@ async def test_colour_and_pile_choice_with_several_piles() -> None:
         obs = await settle(pilot, app)
         piles = text_of(table_of(app).query_one(DiezPilesView))
         assert "1·1" in piles and "2·1" in piles and "red" in piles and "green" in piles
-        await select(pilot, app, cid(obs, "W"))
+        await select(pilot, app, card_id(obs, "W"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "pile", "Pile 2")
         assert any("Pile 1: red 5" in label for label in labels)
@@ -204,7 +175,7 @@ async def test_token_card_draw_and_give_then_remove() -> None:
                     "tokens": [[], ["hex"], []], "current": 0, "draw": ["B1"] * 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "RTK"))
+        await select(pilot, app, card_id(obs, "RTK"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "token", "Draw a token")
         assert "Remove Ada's Hex token" in labels
@@ -224,12 +195,12 @@ async def test_tag_yourself_then_drop_all() -> None:
                     "discard": ["R5"], "tokens": [[], ["silence", "hex"], ["mirror"]], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "RTG"))
+        await select(pilot, app, card_id(obs, "RTG"))
         await pilot.press("enter")
         await pick(pilot, app, "target", "Tag you")
         obs = await settle(pilot, app)
         assert obs["current"] == 0 and obs["phase"] == "play"
-        await select(pilot, app, cid(obs, "WDA"))
+        await select(pilot, app, card_id(obs, "WDA"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "drop", "Ben")
         assert any("Ada" in label and "Silence" in label for label in labels)
@@ -245,7 +216,7 @@ async def test_steal_a_token() -> None:
                     "tokens": [[], ["silence", "hex"], []], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "GSL"))
+        await select(pilot, app, card_id(obs, "GSL"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "steal", "Hex")
         assert labels == ["Take Ada's Hex token", "Take Ada's Silence token"]
@@ -259,7 +230,7 @@ async def test_revive_search_and_stitch() -> None:
                     "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "GRV"))
+        await select(pilot, app, card_id(obs, "GRV"))
         await pilot.press("enter")
         picker = await wait_for(pilot, app, SearchPicker)
         assert {core.notation(c["color"], c["rank"]) for c in picker.cards} == {"G3", "W", "G5"}
@@ -269,9 +240,9 @@ async def test_revive_search_and_stitch() -> None:
         assert any(c["rank"] in ("3", "5") and c["color"] == "green" for c in obs_of(app)["hand"])
         obs = await settle(pilot, app)
         if obs["current"] == 0:
-            plays = [a for a in obs["legal"] if a.get("card") == cid(obs, "BSD")]
+            plays = [a for a in obs["legal"] if a.get("card") == card_id(obs, "BSD")]
             if plays:
-                await select(pilot, app, cid(obs, "BSD"))
+                await select(pilot, app, card_id(obs, "BSD"))
                 await pilot.press("enter")
                 await pick(pilot, app, "stitch")
                 assert len(obs_of(app)["piles"]) == 2
@@ -282,7 +253,7 @@ async def test_proc_block_replace_then_magnet_proc_gives_from_the_hand() -> None
                     "tokens": [[], ["block"], ["magnet"]], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "YPR"))
+        await select(pilot, app, card_id(obs, "YPR"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "proc", "Block")
         assert any(label.startswith("Proc Magnet") for label in labels) and "Use no token" in labels
@@ -298,13 +269,13 @@ async def test_magnet_proc_gift_and_link_from_the_hand() -> None:
                     "tokens": [["link"], [], ["magnet"]], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "YPR"))
+        await select(pilot, app, card_id(obs, "YPR"))
         await pilot.press("enter")
         await pick(pilot, app, "proc", "Magnet")
         assert obs_of(app)["step"]["op"] == "give_card"
         assert "Give a card" in text_of(table_of(app).query_one("#status"))
         obs = obs_of(app)
-        await select(pilot, app, cid(obs, "G4"))
+        await select(pilot, app, card_id(obs, "G4"))
         await pilot.press("enter")
         await pilot.pause(0.05)
         assert all(c["rank"] != "4" for c in obs_of(app)["hand"])
@@ -316,12 +287,12 @@ async def test_link_proc_plays_a_six_from_the_hand() -> None:
                     "tokens": [["link"], [], []], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "YPR"))
+        await select(pilot, app, card_id(obs, "YPR"))
         await pilot.press("enter")
         await pick(pilot, app, "proc", "Link")
         assert obs_of(app)["step"]["op"] == "link"
         obs = obs_of(app)
-        await select(pilot, app, cid(obs, "R6"))
+        await select(pilot, app, card_id(obs, "R6"))
         await pilot.press("enter")
         await pilot.pause(0.05)
         assert "You play red 6." in log_text(app)
@@ -332,7 +303,7 @@ async def test_choice_effect_and_mulligan_discards_one_at_a_time() -> None:
                     "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WC"))
+        await select(pilot, app, card_id(obs, "WC"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "pile", "Pile 1")
         assert "A new pile beside the others" in labels  # a Choice may open a pile, as a Cut Deck
@@ -342,7 +313,7 @@ async def test_choice_effect_and_mulligan_discards_one_at_a_time() -> None:
         assert "Effect: Trade" in labels and "No effect" in labels
         obs = await settle(pilot, app)
         assert obs["current"] == 0
-        await select(pilot, app, cid(obs, "WM"))
+        await select(pilot, app, card_id(obs, "WM"))
         await pilot.press("enter")
         await wait_for(pilot, app, ColorPicker)
         await pilot.press("g")
@@ -351,10 +322,10 @@ async def test_choice_effect_and_mulligan_discards_one_at_a_time() -> None:
         assert obs["step"]["op"] == "discard"
         assert "Discard face down" in text_of(table_of(app).query_one("#status"))
         before = len(obs["hand"])
-        await select(pilot, app, cid(obs, "B3"))
+        await select(pilot, app, card_id(obs, "B3"))
         await pilot.press("enter")
         await pilot.pause(0.02)
-        await select(pilot, app, cid(obs_of(app), "Y4"))
+        await select(pilot, app, card_id(obs_of(app), "Y4"))
         await pilot.press("enter")
         await pilot.pause(0.02)
         assert len(obs_of(app)["hand"]) == before - 2
@@ -369,14 +340,14 @@ async def test_flush_discards_then_pass() -> None:
                     "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WF"))
+        await select(pilot, app, card_id(obs, "WF"))
         await pilot.press("enter")
         await wait_for(pilot, app, ColorPicker)
         await pilot.press("r")
         await pilot.pause(0.05)
         obs = obs_of(app)
         assert obs["step"]["op"] == "discard"
-        await select(pilot, app, cid(obs, "R1"))
+        await select(pilot, app, card_id(obs, "R1"))
         await pilot.press("enter")
         await pilot.pause(0.02)
         await pilot.press("p")
@@ -434,7 +405,7 @@ async def test_stack_on_you_then_jump_in_with_j() -> None:
         assert obs["phase"] == "stack" and obs["pending"]["total"] == 2
         assert "Stack +2" in text_of(table_of(app).query_one(DiezPilesView))
         assert "d draws 2" in text_of(table_of(app).query_one("#status"))
-        await select(pilot, app, cid(obs, "R+2"))
+        await select(pilot, app, card_id(obs, "R+2"))
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert "You pass the stack (4 cards) to Ada." in log_text(app)
@@ -464,7 +435,7 @@ async def test_reveal_token_shows_a_hand_face_up_and_magnet_gift_on_a_forced_dra
         await pilot.pause(0.05)
         obs = obs_of(app)
         assert obs["step"]["op"] == "magnet"
-        await select(pilot, app, cid(obs, "B2"))
+        await select(pilot, app, card_id(obs, "B2"))
         await pilot.press("enter")
         await pilot.pause(0.05)
         assert "You give Ben B2." in log_text(app)
@@ -501,7 +472,7 @@ async def test_help_page_explains_every_card_and_token() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.05)
         await pilot.press("question_mark")
-        help_screen = await wait_for(pilot, app, DiezHelpScreen)
+        help_screen = await wait_for(pilot, app, HelpScreen)
         text = "\n".join(text_of(w) for w in help_screen.query(Static))
         for kind in TOKENS:
             assert kind.title() in text
@@ -549,7 +520,7 @@ async def test_mirror_proc_arms_the_seat_row_and_the_log_says_so() -> None:
                     "tokens": [[], ["mirror"], []], "current": 0})
     async with app.run_test(size=SIZE) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "YPR"))
+        await select(pilot, app, card_id(obs, "YPR"))
         await pilot.press("enter")
         labels = await pick(pilot, app, "proc", "Mirror")
         assert any("Otherwise you hold a Mirror's effect" in label for label in labels)

@@ -11,7 +11,6 @@ import asyncio
 from typing import Any
 
 from rich.cells import cell_len
-from textual.app import App
 from textual.pilot import Pilot
 
 import core
@@ -21,24 +20,17 @@ from core.variants.extended.cards import TABLE
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.screens import ColorPicker, NewGameScreen, TargetPicker, table_screen_for
-from uno_tui.screens.extended_table import ActionMenu, ExtendedHelpScreen, ExtendedTableScreen, ExtRoundOverScreen
+from uno_tui.faces.extended.table import ExtendedTableScreen
+from uno_tui.screens import ActionMenu, HelpScreen, RoundOverScreen
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog
-from uno_tui.widgets.extended_cards import CHIP_WIDTH, ext_chip, label
-from uno_tui.widgets.extended_prompt import action_words, key_hints, situation
-from uno_tui.widgets.extended_views import ExtHandView, ExtPlayersView, ExtPromptView, ExtStatusLine, ExtTableView
-from tui_support import settle_when, text_of
+from uno_tui.widgets import GameLog, StatusLine
+from uno_tui.faces.extended.cards import CHIP_WIDTH, ext_chip, label
+from uno_tui.faces.extended.widgets import ExtHandView, ExtPlayersView, ExtPromptView, ExtTableView
+from uno_tui.faces.extended.words import action_words, key_hints, situation
+from tui_support import card_id, log_text, select, settle_when, table_of, text_of, wait_for
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def table_of(app: App) -> ExtendedTableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, ExtendedTableScreen))
-
-
-def log_text(app: App) -> str:
-    return "\n".join(strip.text for strip in table_of(app).query_one(GameLog).lines)
-
-
 def ext_app(setup: dict[str, Any] | None = None, players: int = 3, seed: int = 1, **options: Any) -> UnoApp:
     return UnoApp(LocalSession(TableConfig(variant="extended", players=players, seed=seed, setup=setup,
                                            options=options)), pacing=(0.0, 0.0))
@@ -49,26 +41,6 @@ async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, 
     return await settle_when(pilot, app, lambda obs: obs["over"] or any(
         a["kind"] in ("uno", "catch") for a in obs["legal"]) or (obs["actor"] == obs["me"] and obs["legal"]),
         timeout, grace=0.01)
-
-
-async def wait_for(pilot: Pilot, app: App, screen_type: type, tries: int = 100) -> None:
-    for _ in range(tries):
-        if isinstance(app.screen, screen_type):
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{screen_type.__name__} never showed (on top: {type(app.screen).__name__})")
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int) -> None:
-    hand = table_of(app).query_one(ExtHandView)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
-
-
-def cid(obs: dict[str, Any], notation: str) -> int:
-    return next(c["id"] for c in obs["hand"] if core.notation(c["color"], c["rank"]) == notation)
 
 
 async def use_card(pilot: Pilot, app: UnoApp, action: dict[str, Any]) -> None:
@@ -206,7 +178,7 @@ async def test_a_whole_round_against_bots_by_key_presses() -> None:
             await take_move(pilot, app, obs)
         else:
             raise AssertionError("the round did not end")
-        await wait_for(pilot, app, ExtRoundOverScreen, tries=300)
+        await wait_for(pilot, app, RoundOverScreen)
         assert "went out first" in text_of(app.screen.query_one("#round-headline"))
         game = app.session.game
         assert game.over and len(game.round_winners) == 1 and sum(game.scores) == 1
@@ -222,7 +194,7 @@ async def test_a_colour_duel_is_answered_by_keys() -> None:
     app = ext_app(setup, players=3)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "RDUELC"))
+        await select(pilot, app, card_id(obs, "RDUELC"))
         await pilot.press("enter")
         await wait_for(pilot, app, TargetPicker)
         assert "duel whom" in text_of(app.screen.query_one("#target-title"))
@@ -231,7 +203,7 @@ async def test_a_colour_duel_is_answered_by_keys() -> None:
         assert obs["phase"] == "duel" and obs["actor"] == 0
         await wait_for(pilot, app, ActionMenu)
         assert "Colour duel with Ada" in text_of(app.screen.query_one("#moves-title"))
-        assert "r y g b k" in text_of(table_of(app).query_one(ExtStatusLine))
+        assert "r y g b k" in text_of(table_of(app).query_one(StatusLine))
         await pilot.press("r")
         obs = await settle(pilot, app)  # Ada picks
         await wait_for(pilot, app, ActionMenu)
@@ -261,7 +233,7 @@ async def test_a_grenade_comes_back_and_is_answered_by_keys() -> None:
     app = ext_app(setup, players=2)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WGREN"))
+        await select(pilot, app, card_id(obs, "WGREN"))
         await pilot.press("enter")
         await wait_for(pilot, app, ColorPicker)
         await pilot.press("b")
@@ -290,13 +262,13 @@ async def test_c4_is_passed_on_and_exploded_by_keys() -> None:
     app = ext_app(setup, players=3)
     async with app.run_test(size=(100, 32)) as pilot:
         obs = await settle(pilot, app)
-        await select(pilot, app, cid(obs, "WC4"))
+        await select(pilot, app, card_id(obs, "WC4"))
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert obs["phase"] == "c4" and obs["actor"] == 0
-        assert "e explode" in text_of(table_of(app).query_one(ExtStatusLine))
+        assert "e explode" in text_of(table_of(app).query_one(StatusLine))
         assert "C4 ticking" in text_of(table_of(app).query_one(ExtTableView))
-        await select(pilot, app, cid(obs, "B3"))  # three seats: round the table and back to you
+        await select(pilot, app, card_id(obs, "B3"))  # three seats: round the table and back to you
         await pilot.press("enter")
         obs = await settle(pilot, app)
         assert obs["phase"] == "c4" and obs["actor"] == 0
@@ -330,9 +302,9 @@ async def test_the_help_page_lists_every_card_with_chinese_and_english_names() -
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app)
         await pilot.press("question_mark")
-        await wait_for(pilot, app, ExtendedHelpScreen)
+        await wait_for(pilot, app, HelpScreen)
         cards = text_of(app.screen.query_one("#help-cards"))
-        from uno_tui.widgets.extended_cards import zh
+        from uno_tui.faces.extended.cards import zh
 
         for face in TABLE:
             assert zh(face.rank) in cards and face.en.split(" ≤")[0].split(" ≥")[0] in cards, face.rank
@@ -375,7 +347,7 @@ async def test_80_by_24_fits_with_a_compact_hand() -> None:
         hand = table.query_one(ExtHandView)
         assert hand.compact
         for widget in (table.query_one(ExtPlayersView), table.query_one(ExtTableView), hand,
-                       table.query_one(ExtStatusLine), table.query_one(GameLog)):
+                       table.query_one(StatusLine), table.query_one(GameLog)):
             r = widget.region
             assert r.height > 0 and r.right <= 80 and r.bottom <= 24, (widget, r)
         assert table.query_one(GameLog).region.height >= 3

@@ -20,12 +20,13 @@ from textual.widgets import Static
 from net import BotClient, Client
 from net.discovery import Found
 from net.testing import card_ids, start_host
-from tui_support import until
+from tui_support import at_table, notifications, until
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
 from uno_tui.screens import ColorPicker, RoundOverScreen
-from uno_tui.widgets import GameLog, HandView, PlayersView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.widgets import GameLog, HandView
 
 SIZE = (110, 36)
 
@@ -37,13 +38,6 @@ def _private_state(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # -- helpers --------------------------------------------------------------------------
-def at_table(app: NetApp) -> bool:
-    """The network table is on screen and drawn (pushing it is not enough: it mounts a moment later)."""
-    table = app.table
-    return isinstance(app.screen, NetTableScreen) and table is app.screen and table.obs is not None \
-        and bool(table.query("#hand-panel"))
-
-
 def shown(widget: Any) -> str:
     """What a widget shows, as plain text."""
     content = widget.content if isinstance(widget, Static) else widget.render()
@@ -56,10 +50,6 @@ def shown(widget: Any) -> str:
 
 def log_text(screen: NetTableScreen) -> str:
     return "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
-
-
-def notifications(app: NetApp) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 async def select(pilot: Pilot, hand: HandView, card_id: int) -> None:
@@ -95,10 +85,10 @@ async def take_turn(pilot: Pilot, app: NetApp) -> None:
             await select(pilot, app.table.query_one(HandView), play["card"])
             await pilot.press("enter")
             if play.get("color") is not None:
-                await until(pilot, lambda: isinstance(app.screen, ColorPicker), 2, "the colour picker")
+                await until(pilot, lambda: isinstance(app.screen, ColorPicker), what="the colour picker")
                 await pilot.press(play["color"][0])
     await until(pilot, lambda: app.session.observation()["version"] > before or len(app.session.received) > answered,
-                3, "the host's answer")
+                what="the host's answer")
 
 
 async def my_turn_or_over(pilot: Pilot, app: NetApp, timeout: float = 10.0) -> dict[str, Any]:
@@ -163,10 +153,10 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             assert "Ann (you)" in seats and "not ready" in seats and "bot" in seats
             assert "Press r" in shown(app.screen.query_one("#lobby-status"))
             await pilot.press("r")
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             final = await play_round(pilot, app)
             assert final["over"] and final["me"] == 0
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
             keys = shown(app.screen.query_one("#round-keys"))
             assert "host" in keys and "n or enter" not in keys  # a joiner does not deal
             assert_only_own_cards(app.session.received, app.session.me)
@@ -184,18 +174,18 @@ async def test_a_spectator_sees_the_public_table_and_no_hand() -> None:
     try:
         async with app.run_test(size=SIZE) as pilot:
             # A table of bots starts as soon as someone is there to watch.
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             table = app.table
             assert table is not None and app.session is not None and app.session.me is None
             assert table.query_one("#hand-panel").border_title.startswith("Watching")
             assert not table.query_one(HandView).cards
             await pilot.press("d")  # a spectator's key does nothing but explain
-            await until(pilot, lambda: any("spectators cannot play" in m for m in notifications(app)), 2)
-            await until(pilot, lambda: app.session.observation()["over"], 10, "the end of the round")
+            await until(pilot, lambda: any("spectators cannot play" in m for m in notifications(app)))
+            await until(pilot, lambda: app.session.observation()["over"], what="the end of the round")
             assert_only_own_cards(app.session.received, None)
             log = log_text(table)
             assert "You " not in log and " plays " in log
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
     finally:
         await app.shutdown()
         await host.close()
@@ -224,11 +214,11 @@ async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> No
             assert chat["from"] == "Ann" and chat["text"] == "hi all"
             await bo.chat("hello Ann")
             lobby_chat = app.lobby_screen.query_one("#lobby-chat")
-            await until(pilot, lambda: any("<Bo> hello Ann" in s.text for s in lobby_chat.lines), 3, "Bo's line")
+            await until(pilot, lambda: any("<Bo> hello Ann" in s.text for s in lobby_chat.lines), what="Bo's line")
             # Both ready: the game starts and the table opens.
             await pilot.press("r")
             await bo.ready()
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             table = app.table
             assert table is not None
             # Chat at the table: t opens the line, the keys type into it (not into the game).
@@ -240,13 +230,13 @@ async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> No
             assert not any(m["kind"] == "draw" and m.get("player") == 0 for u in list(app.session.received)
                            if u["obs"]["version"] > before for m in u["events"] if m.get("reason") == "turn")
             await bo.chat("thanks")
-            await until(pilot, lambda: "<Bo> thanks" in log_text(table), 3, "Bo's line at the table")
+            await until(pilot, lambda: "<Bo> thanks" in log_text(table), what="Bo's line at the table")
             # Bo's link drops: the table says Bo is away, then that a bot plays for Bo.
             bo.kill_link()
-            await until(pilot, lambda: "Bo lost the link" in log_text(table), 5, "Bo away")
+            await until(pilot, lambda: "Bo lost the link" in log_text(table), what="Bo away")
             players = table.query_one(PlayersView)
             assert "Bo away" in str(players.border_subtitle)
-            await until(pilot, lambda: "bot plays for them" in log_text(table), 5, "the stand-in")
+            await until(pilot, lambda: "bot plays for them" in log_text(table), what="the stand-in")
             assert any("a bot plays" in label for label in players.labels)
     finally:
         await bo.close()
@@ -261,18 +251,18 @@ async def test_the_link_lost_and_restored_is_shown_and_a_closed_terminal_rejoins
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
             await pilot.press("r")
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             assert app.client is not None and app.table is not None
             app.client.kill_link()
-            await until(pilot, lambda: "link to the host was lost" in log_text(app.table), 5, "lost")
-            await until(pilot, lambda: "link to the host is back" in log_text(app.table), 5, "restored")
-            await until(pilot, lambda: "-lost" not in app.table.query_one("#net-bar").classes, 2)
+            await until(pilot, lambda: "link to the host was lost" in log_text(app.table), what="lost")
+            await until(pilot, lambda: "link to the host is back" in log_text(app.table), what="restored")
+            await until(pilot, lambda: "-lost" not in app.table.query_one("#net-bar").classes)
             assert app.session is not None and app.session.me == 0 and app.session.observation()["hand"]
         # The terminal is closed; the same player starts join again and gets the seat and hand back.
         await app.shutdown()
         again = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
         async with again.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: at_table(again), 5, "the table again")
+            await until(pilot, lambda: at_table(again), what="the table again")
             assert again.session is not None and again.session.me == 0
             assert again.session.observation()["me"] == 0 and again.session.observation()["hand"]
         await again.shutdown()
@@ -295,18 +285,18 @@ async def test_join_without_an_address_lists_lan_tables_or_asks_for_one(found: b
     app = NetApp(name="Ann", pacing=(0.0, 0.0), browse=browse)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 2)
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
             screen = app.screen
             status = screen.query_one("#browse-status")
             if found:
                 await until(pilot, lambda: "Den on box" in str(screen.query_one("#found").get_option_at_index(0).prompt)
-                            if screen.found else False, 5, "the list")
+                            if screen.found else False, what="the list")
                 await pilot.press("enter")
             else:
-                await until(pilot, lambda: "no table found" in shown(status), 5, "the explanation")
+                await until(pilot, lambda: "no table found" in shown(status), what="the explanation")
                 await pilot.press("1", "2", "7", ".", "0", ".", "0", ".", "1", ":", *str(host.port), "enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None
-                        and app.session.lobby is not None, 5, "the lobby")
+                        and app.session.lobby is not None, what="the lobby")
             assert "Den's table" in shown(app.screen.query_one("#lobby-title"))
     finally:
         await app.shutdown()
@@ -318,12 +308,35 @@ async def test_a_wrong_address_is_explained_and_can_be_corrected() -> None:
     app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), 5, "the connect screen")
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the connect screen")
             screen = app.screen
-            await until(pilot, lambda: "password" in shown(screen.query_one("#connect-error")).lower(), 3)
-            await until(pilot, lambda: screen.focused is screen.query_one("#password"), 2, "the password box")
+            await until(pilot, lambda: "password" in shown(screen.query_one("#connect-error")).lower())
+            await until(pilot, lambda: screen.focused is screen.query_one("#password"), what="the password box")
             await pilot.press("p", "w", "enter")
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None, 5)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None)
+    finally:
+        await app.shutdown()
+        await host.close()
+
+
+async def test_a_wrong_password_is_said_and_typed_again_from_an_empty_box() -> None:
+    from net.throttle import PasswordThrottle
+
+    host = await start_host(seats=2, bots=1, auto_start=False, password="pw")
+    host.password_throttle = PasswordThrottle(base=0.0)  # no wait between the guesses here
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", password="nope", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the connect screen")
+            screen = app.screen
+            await until(pilot, lambda: any("wrong password" in shown(w).lower() for w in screen.query("#connect-error")),
+                        what="the refusal")
+            box = screen.query_one("#password")
+            await until(pilot, lambda: screen.focused is box, what="the password box")
+            await pilot.press("x", "enter")  # wrong again: said again, and the box is emptied for the next try
+            await until(pilot, lambda: box.value == "" and host.password_throttle.failures("127.0.0.1") == 2)
+            await pilot.press("p", "w", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session is not None)
     finally:
         await app.shutdown()
         await host.close()
@@ -341,7 +354,7 @@ def hosting_app(seed: int, **config: Any) -> tuple[Any, NetApp]:
 
 
 async def in_lobby(pilot: Pilot, app: NetApp) -> None:
-    await until(pilot, lambda: app.session is not None and app.session.lobby is not None, 5, "the lobby")
+    await until(pilot, lambda: app.session is not None and app.session.lobby is not None, what="the lobby")
 
 
 async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -> None:
@@ -351,25 +364,27 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
             screen = app.lobby_screen
-            assert "uno-tui join 127.0.0.1:" in app.where
+            # The address as --headless prints it: with the host key's fingerprint.
+            assert f"uno-tui join {host.address('127.0.0.1')}" in app.where
+            assert "#" in app.where and "uno://127.0.0.1:" in app.where
             assert app.session.me == 0 and app.session.is_host
-            await until(pilot, lambda: app.session.ready, 3, "the host's own seat ready")
+            await until(pilot, lambda: app.session.ready, what="the host's own seat ready")
             await pilot.press("s")  # seats are open: the host is told why not
-            await until(pilot, lambda: any("every seat needs" in m.lower() for m in notifications(app)), 2)
+            await until(pilot, lambda: any("every seat needs" in m.lower() for m in notifications(app)))
             await pilot.press("b")
-            await until(pilot, lambda: all(s["kind"] != "open" for s in app.session.lobby["seats"]), 3)
+            await until(pilot, lambda: all(s["kind"] != "open" for s in app.session.lobby["seats"]))
             assert "s starts" in shown(screen.query_one("#lobby-status"))
             watcher = Client(("127.0.0.1", host.port), "Eve", spectate=True)
             await watcher.connect()
             await pilot.press("s")
-            await until(pilot, lambda: at_table(app), 5, "the table")
+            await until(pilot, lambda: at_table(app), what="the table")
             final = await play_round(pilot, app)
             assert final["over"] and host.phase == "round_over"
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the round's summary")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
             assert "n or enter: next round" in shown(app.screen.query_one("#round-keys"))  # the host deals
             await pilot.press("n")  # the host deals the next round for everyone
             await until(pilot, lambda: isinstance(app.screen, NetTableScreen)
-                        and not app.session.observation()["over"], 5, "round 2")
+                        and not app.session.observation()["over"], what="round 2")
             assert app.session.observation()["round"] == 1 and host.phase == "playing"
             assert "Round 2" in log_text(app.table)
             spectated = await _next(watcher, "update", lambda m: m["obs"]["round"] == 1)
@@ -391,17 +406,17 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             await in_lobby(pilot, app)
             bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
             bot_run = asyncio.ensure_future(bot.run())
-            await until(pilot, lambda: host.can_start(), 5, "Rob seated")
+            await until(pilot, lambda: host.can_start(), what="Rob seated")
             await pilot.press("s")
             await until(pilot, lambda: app.table is not None and app.client.observation is not None
-                        and app.session.observation()["over"], 20, "the end of the match")
+                        and app.session.observation()["over"], what="the end of the match")
             assert app.session.observation()["match_over"] and host.phase == "finished"
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 5, "the match's summary")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
             await until(pilot, lambda: app.client is not None and app.client.connected and app.client.ended is None,
-                        5, "the host's seat back after the end")
+                        what="the host's seat back after the end")
             await pilot.press("r")
             # (The timer plays the rematch's turns for the host too: it may be over again soon.)
-            await until(pilot, lambda: "New match · Round 1" in log_text(app.table), 5, "the rematch")
+            await until(pilot, lambda: "New match · Round 1" in log_text(app.table), what="the rematch")
             assert host.match == 1 and host.game is not None and host.game.round == 0
             await asyncio.wait_for(bot_run, 0.1) if bot_run.done() else None
     finally:
@@ -420,23 +435,71 @@ async def test_the_host_is_asked_before_ctrl_q_closes_the_table_for_everyone() -
             await in_lobby(pilot, app)
             guest = Client(("127.0.0.1", host.port), "Eve")
             await guest.connect()
-            await until(pilot, lambda: len(host.peers) == 2, 5, "Eve at the table")
+            await until(pilot, lambda: len(host.peers) == 2, what="Eve at the table")
             await pilot.press("ctrl+q")
-            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen, 3, "the question")
+            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen, what="the question")
             assert "1 other person" in shown(confirm.query_one("#confirm-detail"))
             await pilot.press("n")  # stay
-            await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), 3)
+            await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
             assert host._server is not None and host._server.is_serving() and guest.connected
             await pilot.press("ctrl+q")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), 3, "the question again")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question again")
             await pilot.press("ctrl+q")  # ctrl+q twice: yes
-            await until(pilot, lambda: not host._server.is_serving(), 5, "the table closed")
+            await until(pilot, lambda: not host._server.is_serving(), what="the table closed")
         assert app.return_value == 0
         await until_closed(guest)
+        told = [m for m in list(guest.messages._queue) if m["type"] == "link"]  # type: ignore[attr-defined]
+        assert told and told[-1]["state"] == "gave_up" and "the host closed the table" in told[-1]["reason"]
+        assert not guest.reconnect  # told the table is closed: it does not knock again
     finally:
         if guest is not None:
             await guest.close()
         await app.shutdown()
+
+
+async def test_players_and_spectators_are_told_the_host_closed_the_table_and_stop_reconnecting() -> None:
+    # The interactive host's ctrl+q (confirmed, above) closes its Host with Host.close(): so does this.
+    host = await start_host(seats=2, bots=1, seed=3, name="Table", bot_delay=0.3, grace=30)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    watcher = Client(("127.0.0.1", host.port), "Eve", spectate=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await in_lobby(pilot, app)
+            await watcher.connect()
+            await pilot.press("r")
+            await until(pilot, lambda: at_table(app), what="the table")
+            await until(pilot, lambda: app.session.observation()["current"] == app.session.me, what="Ann's turn")
+            assert "Your turn" in shown(app.table.query_one("#status"))
+            await host.close("the host has left the table")
+            await until(pilot, lambda: "the host closed the table" in shown(app.table.query_one("#net-bar")))
+            assert not app.table.query_one("#status").display  # no "Your turn." under a closed table
+            assert "the host closed the table" in log_text(app.table)
+            assert any("the host closed the table" in m for m in notifications(app))
+            assert not app.client.reconnect and not app.client.connected
+            await pilot.pause(0.5)
+            assert not app.client.connected and "reconnecting" not in shown(app.table.query_one("#net-bar"))
+        gave_up = await _next(watcher, "link")
+        assert gave_up["state"] == "gave_up" and "the host closed the table" in gave_up["reason"]
+        assert not watcher.reconnect
+    finally:
+        await watcher.close()
+        await app.shutdown()
+        await host.close()
+
+
+async def test_every_move_the_host_makes_for_you_is_shown_in_the_log_and_as_a_notification() -> None:
+    host = await start_host(seats=2, bots=1, rounds=1, seed=11, turn_timer=0.05)
+    app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await in_lobby(pilot, app)
+            await pilot.press("r")  # and then no key at all: the timer plays every turn
+            await until(pilot, lambda: app.table is not None and app.table.is_mounted
+                        and "for you in round 1: your turn timer ran out" in log_text(app.table))
+            assert any("The host " in m and "your turn timer ran out" in m for m in notifications(app))
+    finally:
+        await app.shutdown()
+        await host.close()
 
 
 async def until_closed(client: Client, timeout: float = 5.0) -> None:

@@ -6,59 +6,31 @@ but act only through ``pilot.press``, as a person would.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 
 import core
 from uno_tui import cli
 from uno_tui.app import UnoApp
-from uno_tui.narration import log_line, status_line
-from uno_tui.screens import (ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker,
-                             TrickRoundOverScreen, TrickTableScreen)
+from uno_tui.faces.classic.pile import PileView
+from uno_tui.faces.classic.players import PlayersView
+from uno_tui.faces.classic.words import status_line
+from uno_tui.faces.wildrawz.table import TrickTableScreen
+from uno_tui.faces.wildrawz.widgets import RowView, SeatsView, TrickView
+from uno_tui.narration import log_line
+from uno_tui.screens import ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
 from uno_tui.session import LocalSession, TableConfig
-from uno_tui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
-from uno_tui.widgets.trick import RowView, SeatsView, TrickView
-from tui_support import settle_when, text_of
-
-ROOT = Path(__file__).resolve().parents[1]
+from uno_tui.widgets import HandView, StatusLine
+from tui_support import card_id, log_text, run_cli, select, settle_when, table_of, text_of, wait_for
 
 
 # -- helpers ----------------------------------------------------------------------
-def table_of(app: App) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
-def log_text(app: App) -> str:
-    return "\n".join(strip.text for strip in table_of(app).query_one(GameLog).lines)
-
-
 async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, Any]:
     """Let the bots play until the human must act (the table or a picker is up) or the round is over."""
     return await settle_when(pilot, app, lambda obs: obs["over"] or (obs["current"] == obs["me"] and obs["legal"]),
                              timeout)
-
-
-async def wait_for(pilot: Pilot, app: App, screen_type: type, tries: int = 100) -> None:
-    for _ in range(tries):
-        if isinstance(app.screen, screen_type):
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"{screen_type.__name__} never showed (on top: {type(app.screen).__name__})")
-
-
-async def select(pilot: Pilot, app: UnoApp, card_id: int, view: type[HandView] = HandView) -> None:
-    hand = table_of(app).query_one("#row" if view is RowView else "#hand", view)
-    ids = [c["id"] for c in hand.cards]
-    for _ in range((ids.index(card_id) - hand.selected) % len(ids)):
-        await pilot.press("right")
-    assert hand.selected_card is not None and hand.selected_card["id"] == card_id
 
 
 async def take_turn(pilot: Pilot, app: UnoApp) -> None:
@@ -97,10 +69,6 @@ async def play_out(pilot: Pilot, app: UnoApp, turns: int = 600) -> dict[str, Any
             return obs
         await take_turn(pilot, app)
     raise AssertionError("the round did not end")
-
-
-def card_id(obs: dict[str, Any], notation: str) -> int:
-    return next(c["id"] for c in obs["hand"] if core.notation(c["color"], c["rank"]) == notation)
 
 
 # -- No Mercy: a whole round with the 7, a stack and a Color Roulette ---------------------------
@@ -265,7 +233,7 @@ async def test_a_whole_wild_rawz_round_by_keys_draft_play_and_leave() -> None:
             if obs["phase"] == "draft":
                 assert table.query_one(RowView).display
                 target = obs["legal"][-1]["card"]
-                await select(pilot, app, target, RowView)
+                await select(pilot, app, target, "#row")
                 await pilot.press("enter")
                 took += 1
                 continue
@@ -286,7 +254,7 @@ async def test_a_whole_wild_rawz_round_by_keys_draft_play_and_leave() -> None:
         else:
             pytest.fail("the round did not end")
         assert took >= 2 and left == 1 and played >= 10 and mid_trick_seen
-        await wait_for(pilot, app, TrickRoundOverScreen)
+        await wait_for(pilot, app, RoundOverScreen)
         obs = app.session.observation()
         shown = text_of(app.screen.query_one("BreakdownTable"))
         for p, row in enumerate(obs["breakdown"]):
@@ -417,12 +385,6 @@ def test_status_line_for_a_stack_on_someone_else() -> None:
 def test_rules_parse_into_options(text: str, options: dict[str, Any]) -> None:
     assert cli.parse_rules(text) == options
     core.variant_class("classic").check_options(options)
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "uno_tui.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=60, cwd=ROOT)
 
 
 @pytest.mark.parametrize(("args", "complaint"), [

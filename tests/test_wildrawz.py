@@ -6,6 +6,7 @@ import random
 
 import msgpack
 import pytest
+from support import assert_sound
 
 import core
 from core import Action, IllegalAction
@@ -252,6 +253,7 @@ def test_random_selfplay(players):
             g.apply(p, rng.choice(legal))
             moves += 1
             assert sorted(c.id for c in g.all_cards()) == list(range(size))
+            assert_sound(g)
             for q in range(players):
                 others = {c.id for r in range(players) if r != q for c in g.hands[r]}
                 assert not (_ids(g.observation(q)) & others)

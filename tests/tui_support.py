@@ -1,15 +1,29 @@
-"""Helpers shared by the Textual pilot tests."""
+"""Helpers shared by the Textual pilot tests (written once here, not copied into each test file)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from rich.console import Console
+from textual.app import App
+from textual.message import Message
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
+
+import core
+from core import Event
+from uno_tui.screens.table import TableScreen
+from uno_tui.widgets import GameLog, HandView
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def text_of(widget: Widget) -> str:
@@ -22,9 +36,68 @@ def text_of(widget: Widget) -> str:
     return console.export_text()
 
 
-async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, what: str = "",
+def table_of(app: App[Any]) -> Any:
+    """The table screen (under whatever picker or page is on top of it)."""
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def log_text(app: App[Any]) -> str:
+    """The table's log as it shows: its lines, wrapped at the log's width."""
+    return "\n".join(strip.text for strip in table_of(app).query_one(GameLog).lines)
+
+
+def log_entries(app: App[Any]) -> str:
+    """Every line written to the table's log, one a line (not wrapped)."""
+    return "\n".join(t.plain for t in table_of(app).query_one(GameLog).entries)
+
+
+def notifications(app: App[Any]) -> list[str]:
+    """The messages of the notifications shown so far."""
+    return [n.message for n in app._notifications]
+
+
+def card_id(obs: dict[str, Any], notation: str) -> int:
+    """The id of the first card in the hand with this notation ("R7", "WGREN", ...)."""
+    return next(c["id"] for c in obs["hand"] if core.notation(c["color"], c["rank"]) == notation)
+
+
+async def wait_for(pilot: Pilot, app: App[Any], screen_type: type, timeout: float = 30.0) -> Screen[Any]:
+    """Let the app run until a ``screen_type`` is on top; return it (``timeout`` only bounds a failing test)."""
+    await until(pilot, lambda: isinstance(app.screen, screen_type), timeout, f"the {screen_type.__name__}")
+    return app.screen
+
+
+async def select(pilot: Pilot, app: App[Any], card: int, view: str = "#hand") -> None:
+    """Choose ``card`` in the hand (or the view with that id, the draft's ``#row``) with the → key."""
+    hand = table_of(app).query_one(view, HandView)
+    ids = [c["id"] for c in hand.cards]
+    for _ in range((ids.index(card) - hand.selected) % len(ids)):
+        await pilot.press("right")
+    assert hand.selected_card is not None and hand.selected_card["id"] == card
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``uno-tui ARGS`` in a process of its own (this checkout's code)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "uno_tui.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=ROOT)
+
+
+def at_table(app: Any) -> bool:
+    """A network app shows its table, drawn (pushing it is not enough: it mounts a moment later)."""
+    from uno_tui.netplay.table import NetTableScreen
+
+    table = app.table
+    return isinstance(app.screen, NetTableScreen) and table is app.screen and table.obs is not None \
+        and bool(table.query("#hand-panel"))
+
+
+async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, what: str = "",
                 step: float = 0.02) -> Any:
-    """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s."""
+    """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s.
+
+    The timeout only bounds a test that has gone wrong: a passing test waits for ``cond``, never
+    for the clock, so the bound is generous enough for a machine whose other core is busy."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while loop.time() < end:
@@ -35,7 +108,7 @@ async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 5.0, wha
     raise AssertionError(f"timed out waiting for {what or cond}")
 
 
-async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], bool], timeout: float = 10.0,
+async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], bool], timeout: float = 30.0,
                       grace: float = 0.02) -> dict[str, Any]:
     """Let the bots play until ``ready(observation)``; then a moment for a picker the table opens
     by itself to show, and return the observation."""
@@ -44,3 +117,25 @@ async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], 
     if grace:
         await pilot.pause(grace)
     return app.session.observation()
+
+
+class Recorder:
+    """A session's watcher with no screen and no clock: it keeps every event it is told of."""
+
+    watching = False
+    """The bots never move on their own here: the test moves them (``LocalSession.bot_step``)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def post_message(self, message: Message) -> bool:
+        self.events.extend(getattr(message, "events", ()))
+        return True
+
+    def set_timer(self, delay: float, callback: Callable[[], Any]) -> "_NoTimer":
+        return _NoTimer()
+
+
+class _NoTimer:
+    def stop(self) -> None:
+        pass

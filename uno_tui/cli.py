@@ -7,17 +7,29 @@ Textual is imported only when a table is opened, so ``uno-tui simulate`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import Sequence
-
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
-"""Variants the tables know how to draw and drive; simulate takes any registered one."""
+from typing import Callable, Iterator, Sequence
 
 DEFAULT_PLAYERS = 4
 DEFAULT_BOTS = "normal"
 
 PLAY_HELP = "play against bots at the terminal table (the default command)"
 SIMULATE_HELP = "play bot-only games without a screen and print each seat's win share"
+COMPLETION_HELP = "print a shell completion script (bash, zsh or fish)"
+SHELLS = ("bash", "zsh", "fish")
+PROGRESS_FROM = 200
+"""Simulations of this many games or more show a progress bar (on a terminal)."""
+
+
+def version() -> str:
+    """The installed package's version (the source tree's when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    try:
+        return dist_version("uno-tui")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _positive_int(text: str) -> int:
@@ -74,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     from core.bots import LEVELS, easy, normal  # noqa: F401  (importing a level registers it)
     from net.commands import think_seconds
 
+    from .faces import TABLE_VARIANTS  # the games the tables can draw (no Textual); simulate takes any
+
     levels = sorted(LEVELS)
 
     parser = argparse.ArgumentParser(
@@ -82,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "against bots.",
         epilog="Run 'uno-tui COMMAND --help' for the options of each command.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help=PLAY_HELP, description=PLAY_HELP + ". Without --variant, --rules, "
@@ -102,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="deal the same cards every time (and let the bots decide the same way)")
     play.add_argument("--name", default="You", metavar="NAME",
-                      help="your name at the table (default: %(default)s)")
+                      help="your name at the table and in the log (default: %(default)s)")
     play.add_argument("--target-score", type=int, default=None, metavar="T",
                       help="points that win the match, 1 or more (default: 500 classic, 1000 nomercy; "
                            "wildrawz plays a fixed number of rounds instead)")
@@ -113,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="skip the new-game screen: deal at once with the options given (or the defaults)")
     play.add_argument("--fast", action="store_true",
                       help="no pause between the bots' moves (they still play every turn)")
+    play.add_argument("--english", action="store_true",
+                      help="extended: name the cards in English on the chips and in the log (not in Chinese)")
+    play.add_argument("--resume", action="store_true",
+                      help="go on with the match saved when you last left a game (every local game is saved "
+                           "as it goes)")
+    play.add_argument("--save", default=None, metavar="PATH",
+                      help="the save file (default: $XDG_STATE_HOME/uno-tui/local.save)")
 
     play.set_defaults(command_parser=play)  # errors then print this command's usage
 
@@ -138,6 +160,15 @@ def build_parser() -> argparse.ArgumentParser:
     from net.commands import add_net_subcommands
 
     add_net_subcommands(sub, interactive_host=_interactive_host, join=_join)
+
+    from .serve.command import add_serve_subcommand
+
+    add_serve_subcommand(sub)
+
+    comp = sub.add_parser("completion", help=COMPLETION_HELP, description=(
+        COMPLETION_HELP + ". Load it in your shell's start-up file; the README shows how for each shell."))
+    comp.add_argument("shell", choices=SHELLS, help="the shell to complete in")
+    comp.set_defaults(command_parser=comp)
     return parser
 
 
@@ -188,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["play", *(argv or [])])
     if args.command == "simulate":
         return _simulate(args.command_parser, args)
+    if args.command == "completion":
+        return _completion(parser, args.shell)
     if getattr(args, "func", None) is not None:  # host, join, bot (net.commands)
         return int(args.func(args))
     return _play(args.command_parser, args)
@@ -212,7 +245,9 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from net.thinking import bot_settings
 
         settings = bot_settings(args.think)
-    result = simulate(args.variant, levels, args.games, seed=args.seed, options=options, **settings)
+    with _progress(args.games) as progress:
+        result = simulate(args.variant, levels, args.games, seed=args.seed, options=options, progress=progress,
+                          **settings)
     rules = ",".join(k if v is True else f"{k}={v}" for k, v in options.items())
     print(f"{args.variant} · {args.players} players · {result.games} games · seed {args.seed}"
           + (f" · rules {rules}" if rules else ""))
@@ -225,8 +260,52 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _progress(games: int) -> Iterator[Callable[[int], None] | None]:
+    """Rich's progress bar on stderr for a long run on a terminal; nothing otherwise (a pipe, a short run)."""
+    if games < PROGRESS_FROM or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
+    """The completion script for ``shell``, made from the parser itself (so it never falls behind)."""
+    import shtab
+
+    print(shtab.complete(parser, shell=shell))
+    return 0
+
+
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from core import variant_class
+
+    from .session import LocalSession, SaveError, default_save_path
+
+    save_path = args.save or str(default_save_path())
+    pacing = (0.0, 0.0) if args.fast else (0.6, 0.9)
+    if args.resume:
+        chosen = [flag for flag, value in (("--variant", args.variant), ("--rules", args.rules),
+                                           ("--players", args.players), ("--bots", args.bots),
+                                           ("--target-score", args.target_score)) if value is not None]
+        if chosen:
+            parser.error(f"--resume goes on with the saved match as it was: drop {', '.join(chosen)}")
+        try:
+            session = LocalSession.resume(save_path)
+        except SaveError as e:
+            print(f"uno-tui play: {e}", file=sys.stderr)
+            return 2
+        session.config.english = session.config.english or args.english
+        from .app import UnoApp
+
+        UnoApp(session, pacing=pacing).run()
+        return 0
 
     variant = args.variant or "classic"
     cls = variant_class(variant)
@@ -247,16 +326,16 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     from net.commands import think_processes
 
-    from .session import LocalSession, TableConfig
+    from .session import TableConfig
 
     config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
-                         name=args.name, options=options, think=args.think, think_processes=think_processes())
+                         name=args.name, options=options, save_path=save_path, english=args.english,
+                         think=args.think, think_processes=think_processes())
     # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
     chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
     ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable
     from .app import UnoApp  # Textual loads here, after the arguments are known to be good
 
-    pacing = (0.0, 0.0) if args.fast else (0.6, 0.9)
     if ask:
         UnoApp(pacing=pacing, config=config).run()
     else:

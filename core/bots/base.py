@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 
 from ..actions import Action
 from ..events import Event
+from ..observation import Observation
 
 ANY = "*"
 """The variant key of a strategy that plays every variant."""
@@ -28,7 +29,7 @@ class Bot:
         # Bots keep their own generator: the engine's randomness stays in the deck.
         self.rng = random.Random(seed)
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         """The action to take now for ``obs["me"]``, or ``None`` to let a chance go."""
         raise NotImplementedError
 
@@ -41,7 +42,7 @@ class Bot:
         """
 
     @staticmethod
-    def legal(obs: dict[str, Any]) -> list[Action]:
+    def legal(obs: Observation) -> list[Action]:
         return [Action.from_dict(a) for a in obs.get("legal", ())]
 
     @staticmethod
@@ -90,7 +91,7 @@ class TableBot(Bot):
                 bot.observe(seat, events)
         return bot
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         return self.strategy(obs["variant"]).choose(obs)
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:

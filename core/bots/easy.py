@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..actions import Action
 from .base import Bot, level
+from ..observation import Observation
 
 
 @level("easy")
 class EasyBot(Bot):
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         legal = self.legal(obs)
         if not legal:
             return None

@@ -9,17 +9,17 @@ own hand and the discards make a bluff likely.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ..actions import Action
 from ..cards import COLORS
 from .base import Bot, level
+from ..observation import CardDict, Observation
 
 _ACTION_RANKS = {"S", "R", "+2", "+4", "SA", "DA"}
 _DRAW_VALUE = {"+2": 2, "+4": 4, "W+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
 
 
-def _points(card: dict[str, Any]) -> int:
+def _points(card: CardDict) -> int:
     if card["color"] is None:
         return 50
     return int(card["rank"]) if card["rank"].isdigit() else 20
@@ -39,7 +39,7 @@ class NormalBot(Bot):
     action_bonus = 0.0
     """Worth of a Skip, Reverse or draw card beyond its points when the next player is not close to out."""
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: Observation) -> Action | None:
         legal = self.legal(obs)
         if not legal:
             return None
@@ -66,7 +66,7 @@ class NormalBot(Bot):
         return legal[0]
 
     # -- playing --------------------------------------------------------------------
-    def _best_play(self, obs: dict[str, Any], plays: list[Action]) -> Action | None:
+    def _best_play(self, obs: Observation, plays: list[Action]) -> Action | None:
         me = obs["me"]
         hand = {c["id"]: c for c in obs["hand"]}
         players = obs["players"]
@@ -125,13 +125,13 @@ class NormalBot(Bot):
             return None
         return best[1]
 
-    def _roulette_color(self, obs: dict[str, Any]) -> str:
+    def _roulette_color(self, obs: Observation) -> str:
         # Name the colour most likely to turn up soon: the one we have seen least of.
         seen = Counter(c["color"] for c in obs["hand"] + obs["discard"] if c["color"] is not None)
         return min(COLORS, key=lambda col: (seen.get(col, 0), COLORS.index(col)))
 
     @staticmethod
-    def _wild_color(hand: dict[int, dict[str, Any]], playing: int) -> str:
+    def _wild_color(hand: dict[int, CardDict], playing: int) -> str:
         """The colour to name: the one held most (then the one worth most)."""
         counts = Counter(c["color"] for i, c in hand.items() if i != playing and c["color"] is not None)
         if not counts:
@@ -140,7 +140,7 @@ class NormalBot(Bot):
                                             sum(_points(c) for c in hand.values() if c["color"] == col)))
 
     # -- challenging --------------------------------------------------------------
-    def _bluff_likely(self, obs: dict[str, Any]) -> bool:
+    def _bluff_likely(self, obs: Observation) -> bool:
         pending = obs.get("pending") or {}
         color = pending.get("color_before")
         by = pending.get("by")

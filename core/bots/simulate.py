@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..registry import variant_class
 from .base import make_bot
@@ -39,22 +39,18 @@ def tell(bots: Sequence[Any] | Mapping[int, Any], events: Sequence[Any]) -> None
 def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
     """Play one round with ``bots[p]`` deciding for seat p; return the move count.
 
-    Each step asks every player who may act, in seat order starting from the
-    player whose turn it is, and applies the first action offered, so
-    out-of-turn calls race fairly with the turn. Every bot is shown the deal
-    and each move's events as its seat sees them.
+    Each step asks every player who may act, in :meth:`~core.Game.acting_order`
+    (out-of-turn players first, as a person would shout "UNO!"), and applies the
+    first action offered, so out-of-turn calls race fairly with the turn. Every
+    bot is shown the deal and each move's events as its seat sees them.
     """
     moves = 0
-    n = game.num_players
     tell(bots, game.deal_events)
     while not game.over:
         if moves >= max_moves:
             raise RuntimeError(f"round did not end after {max_moves} moves")
         acted = False
-        cur = game.current
-        order = sorted(game.to_act(), key=lambda p: (p - cur) % n)
-        # Out-of-turn players get the first word, as a person would shout "UNO!".
-        for p in order[1:] + order[:1] if len(order) > 1 else order:
+        for p in game.acting_order():
             action = bots[p].choose(game.observation(p))
             if action is not None:
                 tell(bots, game.apply(p, action))
@@ -62,7 +58,7 @@ def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
                 acted = True
                 break
         if not acted:
-            raise RuntimeError(f"no bot acted, though it is player {cur}'s turn")
+            raise RuntimeError(f"no bot acted, though it is player {game.current}'s turn")
     return moves
 
 
@@ -73,12 +69,14 @@ def simulate(
     *,
     seed: int = 0,
     options: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
     **settings: Any,
 ) -> SimulationResult:
     """Play ``games`` single rounds among bots of ``levels`` (one per seat).
 
     Each game is one round; its winner is the round's winner (a tie is
     shared). Seats keep their levels; the deal changes with each game's seed.
+    ``progress`` is told the number of games played after each one (a progress bar).
     """
     cls = variant_class(variant)
     result = SimulationResult(levels=list(levels), wins=[0.0] * len(levels))
@@ -91,5 +89,7 @@ def simulate(
         for w in winners:
             result.wins[w] += 1 / len(winners)
         result.games += 1
+        if progress is not None:
+            progress(result.games)
     result.seconds = time.perf_counter() - start
     return result

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..actions import CHALLENGE, DRAW, PASS, UNO, Action
 from ..cards import COLORS, Card
-from ..events import Event
+from ..events import Event, register_words
 from ..game import Game, Option
 from ..registry import register
 
@@ -161,7 +161,7 @@ class ClassicGame(Game):
             acts = self._plays(p, hand)
             if acts and len(hand) == 2 and not self.declared[p]:
                 acts.append(UNO)
-            acts.append(DRAW if self._can_draw() else PASS)
+            acts.append(DRAW if self.draw_pile or self._can_draw() else PASS)  # the pile first: no call
             return acts
         if phase == "drawn":
             acts = self._plays(p, [c for c in hand if c.id == self.drawn])
@@ -292,7 +292,7 @@ class ClassicGame(Game):
             if c is None:
                 break
             got.append(c)
-            if not self.draws_until_playable or self._may_play_drawn(p, c):
+            if not self.draws_until_playable or self._may_play_drawn(p, c) or self._draw_stops(p, len(got)):
                 break
         self._give(p, got, "turn", events)
         if self.phase == "over" or self.out[p]:
@@ -305,6 +305,10 @@ class ClassicGame(Game):
             if not got:
                 events.append(Event("empty", player=p))
             self._end_turn(p)
+
+    def _draw_stops(self, p: int, drawn: int) -> bool:
+        """Whether ``p``, having drawn ``drawn`` cards this time, draws no more (No Mercy's Mercy rule)."""
+        return False
 
     def _may_play_drawn(self, p: int, card: Card) -> bool:
         """Whether ``card``, just drawn by ``p`` (not yet in the hand), may be played: it matches,
@@ -459,8 +463,26 @@ class ClassicGame(Game):
             events.append(Event("skip", player=p))
             self._end_turn_to(p)
 
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        if not self.discard:
+            out.append("the discard pile is empty")
+        if not self.over and self.color not in COLORS and self.phase != "choose":  # a Roulette names it
+            out.append(f"the colour in play {self.color!r} is not a suit")
+        if self.phase in ("stack", "challenge", "choose") and (self.pending is None
+                                                               or self.pending.get("victim") != self.current):
+            out.append(f"phase {self.phase} waits for an answer that is not pending on the current player")
+        return out
+
     def _public_pending(self) -> dict[str, Any] | None:
         if self.pending is None:
             return None
         # Whether it was a bluff is the hidden part.
         return {k: v for k, v in self.pending.items() if k != "bluff"}
+
+
+register_words("classic", {
+    "jump_in": "{who} jumps in!",
+    "swap": "{who} swaps hands with {tgt}.",
+    "rotate": "Every hand passes to the next player.",
+}, plain=True)

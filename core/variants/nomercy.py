@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..actions import Action
 from ..cards import COLORS, Card
-from ..events import Event
+from ..events import COMMON_WORDS, Event, register_words
 from ..game import Option
 from ..registry import register
 from .classic import ClassicGame
@@ -86,6 +86,13 @@ class NoMercyGame(ClassicGame):
     def _after_draw(self, p: int, events: list[Event]) -> None:
         self._mercy(p, events)
 
+    def _draw_stops(self, p: int, drawn: int) -> bool:
+        return len(self.hands[p]) + drawn >= MERCY_LIMIT  # out at the 25th card: no more drawing
+
+    def _draw(self, p: int, n: int, reason: str, events: list[Event]) -> list[Card]:
+        # A penalty stops at the 25th card too: the player is out, the rest stays in the pile.
+        return super()._draw(p, min(n, max(0, MERCY_LIMIT - len(self.hands[p]))), reason, events)
+
     def _mercy(self, p: int, events: list[Event]) -> None:
         if not self.out[p] and len(self.hands[p]) >= MERCY_LIMIT and self.phase != "over":
             was_current = self.current == p
@@ -93,6 +100,13 @@ class NoMercyGame(ClassicGame):
             if was_current and self.phase != "over":
                 self.phase, self.drawn, self.pending = "play", None, None
                 self.current = self._next(p)
+
+    def _inconsistencies(self) -> list[str]:
+        out = super()._inconsistencies()
+        for q in self.active:
+            if len(self.hands[q]) >= MERCY_LIMIT:
+                out.append(f"player {q} holds {len(self.hands[q])} cards and is still in (Mercy)")
+        return out
 
     # -- turn actions -------------------------------------------------------------------
     def _turn_actions(self, p: int) -> list[Action]:
@@ -189,3 +203,18 @@ class NoMercyGame(ClassicGame):
         # 7 and 0 too: the dict holds functions, so classic's entries would bypass the overrides above.
         **ClassicGame.EFFECTS, "SA": _skip_everyone, "WCR": _roulette_card, "7": _seven, "0": _zero,
     }
+
+
+def _return(e: Event, who: str, tgt: str) -> str:
+    if e.reason != "aside":
+        return COMMON_WORDS["return"](e, who, tgt)
+    return f"{e.cards[0].name} cannot start the round; it is set aside."
+
+
+register_words("nomercy", {
+    "return": _return,
+    "skip_all": "{who} skips everyone and plays again.",
+    "discard_all": "{who} discards every {color} card too: {cards}.",
+    "knockout": "{who} holds {n} cards and is knocked out (Mercy)!",
+    "choose": "{who} names {color} for the Color Roulette.",
+}, {"roulette": " turned up by the Color Roulette"}, like="classic", plain=True)

@@ -11,3 +11,14 @@ so ``uno-tui --help`` stays fast.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    # ``from uno_tui.netplay import NetApp`` works, and loads Textual only then.
+    if name == "NetApp":
+        from .app import NetApp
+
+        return NetApp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

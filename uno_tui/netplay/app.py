@@ -4,14 +4,17 @@ One :class:`NetApp` holds one :class:`net.Client` (and, when hosting, the
 :class:`net.Host` itself, running on Textual's own asyncio loop). A single
 worker pumps ``client.messages`` and routes each message:
 
-* ``lobby``  → :class:`~.session.NetSession` and the lobby screen (and the table's seat labels);
-* ``update`` → the session, then the table: the first one opens
-  :class:`~.table.NetTableScreen`, later ones go to its ``host_update``;
-* ``chat``   → the lobby's chat and the table's log;
+* ``lobby``  → :class:`~.session.NetSession`, then :class:`~.news.LobbyChanged` to the screens
+  (the lobby redraws, the table relabels its seats);
+* ``update`` → the session, which tells the table (the first one opens it);
+* ``chat``   → :class:`~.news.ChatHeard`: the lobby's chat and the table's log;
 * ``reject`` / ``error`` → a notification;
-* ``link``   → "link lost / restored" on the screens;
+* ``link``   → :class:`~.news.LinkChanged`: "link lost / restored" on the screens;
 * ``end``    → the match is over; the seat comes back (with its token) so a
   rematch the host deals reaches it.
+
+The app calls no screen's methods: it posts the news of :mod:`.news` to the screens it shows,
+and each draws what concerns it.
 
 The host's own player joins over loopback with the token of a seat reserved
 for them (:meth:`net.Host.reserve_seat`), exactly as anyone else does.
@@ -26,24 +29,28 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual import on
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker
 
 from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
 from net import discovery
+from net.commands import listen_error
 
 from ..narration import humanize_error
+from ..notices import OneLineNotices
 from ..screens.confirm import ConfirmScreen
 from .lobby import Browse, ConnectScreen, LobbyScreen
+from .news import ChatHeard, JoinFailed, LinkChanged, LobbyChanged, NoteAdded
 from .seats import forget_token, load_token, save_token
 from .session import NetSession
-from .table import NetTableMixin, net_table_screen
+from .table import NetTableScreen, net_table_screen
 
 log = logging.getLogger("uno_tui.netplay")
 
-WILDCARDS = ("0.0.0.0", "", "::")
+WILDCARDS = discovery.WILDCARDS
 
 
 def default_name() -> str:
@@ -54,7 +61,7 @@ def default_name() -> str:
     return (name or "Player").capitalize()[:24]
 
 
-class NetApp(App[int]):
+class NetApp(OneLineNotices):
     """A seat (or a spectator's chair) at a network table; with ``host``, the table too."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
@@ -73,11 +80,16 @@ class NetApp(App[int]):
         bind: str = "0.0.0.0",
         port: int = DEFAULT_PORT,
         mdns: bool = True,
-        transcript: str | None = None,
+        record: str | None = None,
         browse: Browse | None = discovery.browse,
         pacing: tuple[float, float] = (0.6, 0.9),
+        bell: bool = True,
     ) -> None:
         super().__init__()
+        self.bell_on = bell
+        """Ring the bell and set the terminal's title when it becomes your turn (``--no-bell``: off)."""
+        self._waiting = False  # the last update asked something of this seat
+        self._title_pushed = False
         self.address = address
         self.player_name = name or default_name()
         self.password = password
@@ -86,13 +98,14 @@ class NetApp(App[int]):
         self.bind_address = bind
         self.port = port
         self.mdns = mdns
-        self.transcript = transcript
+        self.record = record
+        """Where the moves record (JSON, ``--record``) is written when the match ends."""
         self.browse = browse
         self.pacing = pacing
         self.client: Client | None = None
         self.session: NetSession | None = None
-        self.lobby_screen = LobbyScreen()
-        self.table: NetTableMixin | None = None
+        self.lobby_screen = LobbyScreen(self)
+        self.table: NetTableScreen | None = None
         self.notes: list[str] = []
         """Lines for the lobby's log before it is shown (the host's address, discovery)."""
         self.where = ""
@@ -114,14 +127,56 @@ class NetApp(App[int]):
             self.where = f"connecting to {self.address}…"
             self.connect_to(self.address, password=self.password)
 
+    # -- calling the player back to the terminal ----------------------------------------------
+    def _wants_me(self, obs: dict[str, Any]) -> bool:
+        """Whether the table waits for this seat: its turn, or a decision that is its to make."""
+        me = obs.get("me")
+        if me is None or obs.get("over"):
+            return False
+        if "actor" in obs:  # the extended rules: whoever must answer now, not only whose turn it is
+            return obs["actor"] == me
+        return obs.get("current") == me
+
+    def _attend(self, obs: dict[str, Any]) -> None:
+        """Bell and terminal title when the table starts waiting for you (once per wait)."""
+        waiting = self._wants_me(obs)
+        was, self._waiting = self._waiting, waiting
+        if waiting == was or not self.bell_on:
+            return
+        if waiting:
+            self.bell()
+        self.set_terminal_title(f"▶ your turn · {self.TITLE}" if waiting else self.TITLE)
+
+    def set_terminal_title(self, title: str) -> None:
+        """The terminal window's title (xterm's OSC 2); the old one is kept on the title stack
+        and put back when the app ends."""
+        if self.is_headless or self._driver is None:
+            return
+        if not self._title_pushed:
+            self._driver.write("\x1b[22;0t")  # push the title the terminal had
+            self._title_pushed = True
+        self._driver.write(f"\x1b]2;{title}\x07")
+
+    def _restore_title(self) -> None:
+        if self._title_pushed and self._driver is not None:
+            self._driver.write("\x1b[23;0t")
+            self._title_pushed = False
+
     def note(self, text: str) -> None:
+        """A line about the table for the lobby's log and the table's (kept for a lobby not shown yet)."""
         self.notes.append(text)
-        if self.lobby_screen.is_mounted:
-            self.lobby_screen.add_note(text)
-        if self.table is not None and self.table.is_mounted:
-            self.table.add_note(text)
+        self._tell(NoteAdded, text)
+
+    def _tell(self, news: type[Message], *args: Any) -> None:
+        """Post ``news(*args)`` to every screen shown (the lobby, the table, ...): each handles what it draws."""
+        for screen in self.screen_stack:
+            screen.post_message(news(*args))
 
     # -- joining -----------------------------------------------------------------------------
+    @on(ConnectScreen.JoinRequested)
+    def _join_requested(self, message: ConnectScreen.JoinRequested) -> None:
+        self.connect_to(message.address, password=message.password)
+
     def connect_to(self, address: str, *, password: str | None = None) -> None:
         self.run_worker(self._connect(address, password), exclusive=True, group="connect")
 
@@ -165,8 +220,7 @@ class NetApp(App[int]):
     def _connect_failed(self, address: str, reason: str, *, password: bool = False) -> None:
         reason = reason[:1].upper() + reason[1:]
         if isinstance(self.screen, ConnectScreen):
-            self.screen.show_error(reason, password=password)
-            self.screen.set_status("Type the host's address (host or host:port) and press enter.")
+            self.screen.post_message(JoinFailed(reason, password=password))
         else:
             self.push_screen(ConnectScreen(None, address=address, error=reason, ask_password=password))
 
@@ -177,7 +231,7 @@ class NetApp(App[int]):
         if self.lobby_screen in self.screen_stack:  # under the connect screen that was shown after a failure
             while self.screen is not self.lobby_screen:
                 await self.pop_screen()
-            self.lobby_screen.refresh_lobby()
+            self.lobby_screen.post_message(LobbyChanged(self.session.lobby))
         else:
             await self.push_screen(self.lobby_screen)
         self._pump = self.run_worker(self._pump_messages(client), group="pump")
@@ -192,15 +246,21 @@ class NetApp(App[int]):
         try:
             _, port = await host.start(self.bind_address, self.port)
         except OSError as e:
-            self.exit(1, 1, f"uno-tui host: cannot listen on {self.bind_address}:{self.port}: {e.strerror or e}")
+            self.exit(1, 1, f"uno-tui host: {listen_error(self.bind_address, self.port, e)}")
             return
-        if self.transcript:
-            host.listeners.append(self._write_transcript)
+        if self.record:
+            host.listeners.append(self._write_record)
         shown = discovery.local_ip() if self.bind_address in WILDCARDS else self.bind_address
-        self.where = f"players join with: uno-tui join {shown}:{port}"
-        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {shown}:{port}")
-        if self.mdns:
-            self.run_worker(self._advertise(port), group="mdns")
+        # The address with the host key's fingerprint, as --headless prints it: a joiner who types it
+        # knows they reached this host and no other.
+        self.where = f"players join with: uno-tui join {host.address(shown)}"
+        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {host.address(shown)}"
+                  + (f" (on this machine: uno-tui join {host.address('localhost')})" if shown != "127.0.0.1" else ""))
+        lan_ip, why_not = discovery.lan_address(self.bind_address)
+        if self.mdns and lan_ip is None:
+            self.note(why_not[:1].upper() + why_not[1:] + ".")
+        elif self.mdns:
+            self.run_worker(self._advertise(port, lan_ip), group="mdns")
         token = next((s.token for s in host.seats if s.reserved and s.token), None)  # a resumed game
         if token is None:
             try:
@@ -219,21 +279,21 @@ class NetApp(App[int]):
             return
         await self._attach(client)
 
-    async def _advertise(self, port: int) -> None:
+    async def _advertise(self, port: int, ip: str) -> None:
         assert self.host is not None
-        ad, note = await discovery.advertise(self.host.config.name, port, properties={
+        ad, note = await discovery.advertise(self.host.config.name, port, ip=ip, properties={
             "variant": self.host.config.variant, "seats": str(self.host.config.seats)})
         self.advertisement = ad
         self.note(note[:1].upper() + note[1:] + ".")
 
-    def _write_transcript(self, kind: str, data: dict[str, Any]) -> None:
+    def _write_record(self, kind: str, data: dict[str, Any]) -> None:
         host = self.host
-        if kind == "end" and self.transcript and host is not None and host.record and host.game:
+        if kind == "end" and self.record and host is not None and host.record and host.game:
             try:
-                host.record.write_json(self.transcript, list(host.game.scores), host.game.match_winner)
-                self.note(f"The record is written to {self.transcript}.")
+                host.record.write_json(self.record, list(host.game.scores), host.game.match_winner)
+                self.note(f"The moves record is written to {self.record}.")
             except OSError as e:
-                self.note(f"Could not write the record to {self.transcript}: {e}")
+                self.note(f"Could not write the moves record to {self.record}: {e}")
 
     # -- the host's messages ---------------------------------------------------------------------
     async def _pump_messages(self, client: Client) -> None:
@@ -251,29 +311,21 @@ class NetApp(App[int]):
         session = self.session
         assert session is not None
         kind = msg["type"]
-        table = self.table if self.table is not None and self.table.is_mounted else None
         if kind == "lobby":
             session.absorb_lobby(msg)
-            if self.lobby_screen.is_mounted:
-                self.lobby_screen.refresh_lobby()
-            if table is not None:
-                table.lobby_changed(msg)
+            self._tell(LobbyChanged, msg)
         elif kind == "update":
-            events = session.absorb_update(msg)
+            events = session.absorb_update(msg)  # and the table, once open, is told by the session
+            self._attend(session.observation())
             if any(e.kind == "deal" for e in events):
                 self._match_ended = False
             if self.table is None:
                 table_screen = net_table_screen(session, pacing=self.pacing)
                 self.table = table_screen  # type: ignore[assignment]
                 await self.push_screen(table_screen)
-            elif table is not None:
-                table.host_update(events)
         elif kind == "chat":
             session.chat.append(msg)
-            if self.lobby_screen.is_mounted:
-                self.lobby_screen.add_chat(msg)
-            if table is not None:
-                table.add_chat(msg)
+            self._tell(ChatHeard, msg)
         elif kind == "reject":
             session.absorb_reject(msg)
             me = session.me
@@ -286,7 +338,7 @@ class NetApp(App[int]):
             self._link(msg["state"], msg.get("reason", ""))
         elif kind == "end":
             self._ended(msg)
-        elif kind in ("fairness", "security", "audit", "verdict"):
+        elif kind in ("fairness", "security", "audit", "verdict", "auto", "accused"):
             self._checks(msg)
 
     def _checks(self, msg: dict[str, Any]) -> None:
@@ -306,6 +358,13 @@ class NetApp(App[int]):
         elif kind == "verdict" and not msg.get("ok"):
             self.note(f"{msg.get('name', 'A player')}'s audit of round {int(msg.get('round', 0)) + 1} "
                       f"failed: {reason}")
+        elif kind == "auto":
+            text = played_for_you(msg)
+            self.notify(text, title="Played for you", severity="warning", timeout=6)
+            self.note(text)
+        elif kind == "accused":
+            self.notify(reason, title="The host accuses you", severity="error", timeout=15)
+            self.note(f"Accused by the host: {reason}")
 
     def _link(self, state: str, reason: str) -> None:
         if self._match_ended and state in ("lost", "gave_up"):
@@ -319,10 +378,7 @@ class NetApp(App[int]):
             self.notify("The link to the host is back.", timeout=3)
         else:
             self.notify(f"Disconnected: {reason}", severity="error", timeout=8)
-        if self.lobby_screen.is_mounted:
-            self.lobby_screen.link_changed(state, reason)
-        if self.table is not None and self.table.is_mounted:
-            self.table.link_changed(state, reason)
+        self._tell(LinkChanged, state, reason)
 
     def _ended(self, msg: dict[str, Any]) -> None:
         session = self.session
@@ -395,6 +451,7 @@ class NetApp(App[int]):
         if self._shut:
             return
         self._shut = True
+        self._restore_title()
         with contextlib.suppress(Exception):
             if self.client is not None:
                 await asyncio.wait_for(self.client.close(), 2)
@@ -406,9 +463,22 @@ class NetApp(App[int]):
                 await asyncio.wait_for(self.host.close("the host has left the table"), 3)
 
 
+AUTO_WHY = {"timer": "your turn timer ran out", "away": "you were away", "bench": "your seat was benched"}
+AUTO_MOVE = {"draw": "drew a card", "pass": "passed", "play": "played a card", "uno": "called UNO",
+             "catch": "caught a player", "challenge": "challenged"}
+
+
+def played_for_you(msg: dict[str, Any]) -> str:
+    """A move the host made for this seat, in words (the client reports each one: see ``net.watch``)."""
+    action = msg.get("action") or {}
+    what = AUTO_MOVE.get(str(action.get("kind")), f"made a move ({action.get('kind', '?')})")
+    why = AUTO_WHY.get(str(msg.get("why")), "no reason given")
+    return f"The host {what} for you in round {int(msg.get('round') or 0) + 1}: {why}."
+
+
 # -- the commands ----------------------------------------------------------------------------------
 def run_join(*, address: str | None = None, name: str | None = None, password: str | None = None,
-             spectate: bool = False, browse: Browse | None = discovery.browse) -> int:
+             spectate: bool = False, browse: Browse | None = discovery.browse, bell: bool = True) -> int:
     """``uno-tui join [ADDRESS]``: the lobby, then the table; 0 when the player leaves."""
     if address is not None:
         from net import address as net_address
@@ -421,7 +491,7 @@ def run_join(*, address: str | None = None, name: str | None = None, password: s
 
             print(f"uno-tui join: {e}", file=sys.stderr)
             return 2
-    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse)
+    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse, bell=bell)
     app.run()
     return app.return_code or 0
 
@@ -462,7 +532,7 @@ def run_interactive_host(**opts: Any) -> int:
         return 2
     app = NetApp(host=host, name=opts.get("name") or "Host", bind=opts.get("bind", "0.0.0.0"),
                  port=DEFAULT_PORT if port is None else port, mdns=opts.get("mdns", True),
-                 transcript=opts.get("transcript"))
+                 record=opts.get("record"), bell=opts.get("bell", True))
     app.run()
     return app.return_code or 0
 

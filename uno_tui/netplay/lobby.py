@@ -1,8 +1,13 @@
-"""Before the game: finding a table (:class:`ConnectScreen`) and waiting at it (:class:`LobbyScreen`)."""
+"""Before the game: finding a table (:class:`ConnectScreen`) and waiting at it (:class:`LobbyScreen`).
+
+Neither knows the app: the connect screen asks to join with a message (:class:`ConnectScreen.JoinRequested`),
+the lobby reads the seat's session from the :class:`Room` it is given, and both hear the host's news as
+the messages of :mod:`.news`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -10,18 +15,32 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import IllegalAction
 
+from ..widgets.log import WrappingLog
+from .news import ChatHeard, JoinFailed, LinkChanged, LobbyChanged, NoteAdded
+from .session import NetSession
+
 if TYPE_CHECKING:
     from net.discovery import Found
 
-    from .app import NetApp
-
 Browse = Callable[[float], Awaitable[tuple[list["Found"], str]]]
+
+
+class Room(Protocol):
+    """What the lobby reads of the seat it waits in (the network app is one)."""
+
+    session: NetSession | None
+    """The seat's session, once joined."""
+    notes: list[str]
+    """Lines about the table so far (its address, discovery), for the lobby's log."""
+    where: str
+    """Where the table is, in words ("players join with: ...")."""
 
 LOBBY_CSS = """
 ConnectScreen, LobbyScreen { align: center top; }
@@ -49,6 +68,14 @@ class ConnectScreen(Screen[None]):
     AUTO_FOCUS = "#address"
     BINDINGS = [Binding("ctrl+r", "browse", "look again")]
 
+    class JoinRequested(Message):
+        """Join the table at ``address`` (with ``password``, when one was typed)."""
+
+        def __init__(self, address: str, password: str | None) -> None:
+            super().__init__()
+            self.address = address
+            self.password = password
+
     def __init__(self, browse: Browse | None, *, address: str = "", error: str = "",
                  ask_password: bool = False) -> None:
         super().__init__()
@@ -57,10 +84,6 @@ class ConnectScreen(Screen[None]):
         self.address = address
         self.error = error
         self.found: list[Found] = []
-
-    @property
-    def net_app(self) -> "NetApp":
-        return self.app  # type: ignore[return-value]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.browse is not None if action == "browse" else True
@@ -92,7 +115,11 @@ class ConnectScreen(Screen[None]):
         box = self.query_one("#password", Input)
         if password:
             box.add_class("-open")
+            box.value = ""  # a wrong password is typed again, not added to
             self.call_after_refresh(box.focus)  # once it is displayed
+
+    def focus_address(self) -> None:
+        self.query_one("#address", Input).focus()
 
     def action_browse(self) -> None:
         if self.browse is None:
@@ -137,7 +164,14 @@ class ConnectScreen(Screen[None]):
         password = self.query_one("#password", Input).value or None
         self.show_error("")
         self.set_status(f"Connecting to {address}…")
-        self.net_app.connect_to(address, password=password)
+        self.post_message(self.JoinRequested(address, password))
+
+    @on(JoinFailed)
+    def _failed(self, message: JoinFailed) -> None:
+        self.show_error(message.reason, password=message.password)
+        self.set_status("Type the host's address (host or host:port) and press enter.")
+        if not message.password:
+            self.focus_address()  # typing goes to the address, not to the list of tables
 
 
 class LobbyScreen(Screen[None]):
@@ -153,13 +187,10 @@ class LobbyScreen(Screen[None]):
         Binding("s", "start", "start the game"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, room: Room) -> None:
         super().__init__()
+        self.room = room
         self.lost = ""
-
-    @property
-    def net_app(self) -> "NetApp":
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
@@ -167,7 +198,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="lobby-where")
             yield Static("", id="lobby-options")
             yield Static("", id="lobby-seats")
-            yield RichLog(wrap=True, markup=False, highlight=False, id="lobby-chat")
+            yield WrappingLog(id="lobby-chat")  # wraps long lines (the join address) at any width
             yield Input(placeholder="t: chat · enter sends · escape closes", max_length=300, id="lobby-chat-input")
             yield Static("", id="lobby-status")
         yield Footer(compact=True, show_command_palette=False)
@@ -175,16 +206,16 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-chat").border_title = "Chat"
         self.query_one("#lobby-seats").border_title = "Seats"
-        self.query_one("#lobby-chat", RichLog).can_focus = False
-        for line in self.net_app.notes:
+        self.query_one("#lobby-chat", WrappingLog).can_focus = False
+        for line in self.room.notes:
             self.add_note(line)
-        session = self.net_app.session
+        session = self.room.session
         for line in session.chat if session else ():
             self.add_chat(line)
         self.refresh_lobby()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        session = self.net_app.session
+        session = self.room.session
         if action in ("fill_bots", "start"):
             return session is not None and session.is_host
         if action == "toggle_ready":
@@ -193,18 +224,18 @@ class LobbyScreen(Screen[None]):
 
     # -- drawing ----------------------------------------------------------------------
     def refresh_lobby(self) -> None:
-        app = self.net_app
-        session = app.session
+        room = self.room
+        session = room.session
         lobby = session.lobby if session else None
         title = self.query_one("#lobby-title", Static)
         where = self.query_one("#lobby-where", Static)
         if session is None or lobby is None:
             title.update("Connecting…")
-            where.update(app.where or "")
+            where.update(room.where or "")
             self._status("")
             return
         title.update(f"{lobby['host']}'s table · {lobby['variant']}" + (" · password" if lobby["password"] else ""))
-        where.update(app.where or f"at {session.client.address}")
+        where.update(room.where or f"at {session.client.address}")
         # The rules that are on (a False or "none" house rule is simply the standard game).
         opts = ", ".join(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
                          for k, v in sorted(lobby["options"].items()) if v not in (False, None, "none"))
@@ -246,7 +277,7 @@ class LobbyScreen(Screen[None]):
         return table
 
     def _status_text(self, lobby: dict[str, Any]) -> str:
-        session = self.net_app.session
+        session = self.room.session
         assert session is not None
         if self.lost:
             return self.lost
@@ -271,17 +302,34 @@ class LobbyScreen(Screen[None]):
     def _status(self, text: str) -> None:
         status = self.query_one("#lobby-status", Static)
         status.update(text)
-        session = self.net_app.session
+        session = self.room.session
         status.set_class(bool(session and session.ready and not self.lost), "-ready")
         status.set_class(bool(self.lost), "-lost")
+
+    # -- the host's news -------------------------------------------------------------
+    @on(LobbyChanged)
+    def _lobby_changed(self, message: LobbyChanged) -> None:
+        self.refresh_lobby()
+
+    @on(ChatHeard)
+    def _chat_heard(self, message: ChatHeard) -> None:
+        self.add_chat(message.line)
+
+    @on(NoteAdded)
+    def _note_added(self, message: NoteAdded) -> None:
+        self.add_note(message.text)
+
+    @on(LinkChanged)
+    def _link_changed(self, message: LinkChanged) -> None:
+        self.link_changed(message.state, message.reason)
 
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", "bold magenta")
         text.append(line["text"])
-        self.query_one("#lobby-chat", RichLog).write(text)
+        self.query_one("#lobby-chat", WrappingLog).add(text)
 
     def add_note(self, note: str) -> None:
-        self.query_one("#lobby-chat", RichLog).write(Text(note, "italic cyan"))
+        self.query_one("#lobby-chat", WrappingLog).add(Text(note, "italic cyan"))
 
     def link_changed(self, state: str, reason: str) -> None:
         if state == "lost":
@@ -302,7 +350,7 @@ class LobbyScreen(Screen[None]):
             self.notify(text[:1].upper() + text[1:], title="Not now", severity="warning", timeout=4)
 
     def action_toggle_ready(self) -> None:
-        session = self.net_app.session
+        session = self.room.session
         if session is not None:
             self._try(lambda: session.set_ready(not session.ready))
 
@@ -318,16 +366,16 @@ class LobbyScreen(Screen[None]):
     def _say(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         self.action_close_chat()
-        session = self.net_app.session
+        session = self.room.session
         if text and session is not None:
             self._try(lambda: session.say(text))
 
     def action_fill_bots(self) -> None:
-        session = self.net_app.session
+        session = self.room.session
         if session is not None and session.host is not None:
             self._try(session.host.fill_with_bots)
 
     def action_start(self) -> None:
-        session = self.net_app.session
+        session = self.room.session
         if session is not None and session.host is not None:
             self._try(session.host.start_game)

@@ -3,14 +3,14 @@
 The table screen reads :meth:`NetSession.observation` and calls
 :meth:`NetSession.send`; nothing there knows about sockets. The differences:
 
-* :meth:`send` only *sends* the intent (through :meth:`net.Client.send_intent`)
-  and returns no events: what happened comes back from the host a moment
-  later, in an ``update`` that the app hands to the table
-  (:meth:`uno_tui.netplay.table.NetTableScreen.host_update`). A refusal comes
-  back as a ``reject`` and is shown as a notification.
-  What can be refused before anything is sent (a spectator acting, the link
-  being down) raises :class:`core.IllegalAction` at once, like a local game.
-* :meth:`bot_step` is always ``None``: the host runs the bots.
+* :meth:`send` only *sends* the intent (through :meth:`net.Client.send_intent`):
+  what happened comes back from the host a moment later, in an ``update``
+  that :meth:`absorb_update` turns into a :class:`~uno_tui.session.SessionChanged`
+  for the table, as a local game's moves are. A refusal comes back as a
+  ``reject`` and is shown as a notification. What can be refused before
+  anything is sent (a spectator acting, the link being down) raises
+  :class:`core.IllegalAction` at once, like a local game.
+* The host runs the bots: :meth:`wake` has nothing to wake, and ``pacing`` is the host's.
 * :meth:`next_round` / :meth:`rematch` deal only for the host's own player
   (the in-process :class:`net.Host` is given); a joiner is told the host deals.
 
@@ -24,9 +24,11 @@ import asyncio
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
 
 from core import Action, Event, IllegalAction
+
+from ..session import SessionChanged, Watcher
 
 if TYPE_CHECKING:
     from net import Client, Host
@@ -73,6 +75,7 @@ class NetSession:
         self.received: deque[dict[str, Any]] = deque(maxlen=2000)
         """The latest ``update`` messages the host sent this seat, in order (what this seat was shown)."""
         self._opening: list[Event] = []
+        self._watcher: Watcher | None = None
         self._last_sent: tuple[dict[str, Any], int | None, float] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         if self.lobby is not None:
@@ -80,7 +83,7 @@ class NetSession:
 
     # -- who is where -------------------------------------------------------------------
     @property
-    def me(self) -> int | None:  # type: ignore[override]
+    def me(self) -> int | None:
         """This screen's seat; ``None`` for a spectator."""
         return self.client.seat
 
@@ -106,16 +109,24 @@ class NetSession:
         self.labels = [seat_label(s, self.me) for s in seats]
 
     def absorb_update(self, msg: dict[str, Any]) -> list[Event]:
-        """Take an ``update``; returns its events as this seat may see them."""
+        """Take an ``update`` and tell the table; returns its events as this seat may see them."""
         events = [Event.from_dict(d) for d in msg["events"]]
         if any(e.kind == "deal" for e in events):
             self._opening = events
+        elif msg.get("history") and not self._opening:
+            # Joined (or rejoined) mid-round: the host tells the round so far, for the log to open with.
+            try:
+                self._opening = [Event.from_dict(d) for d in msg["history"]] + events
+            except (ValueError, KeyError, TypeError):
+                log.info("the host's history of the round was not readable; the log starts now")
         self.received.append(msg)
         if self._last_sent is not None and msg.get("seq") == self._last_sent[1]:
             self._last_sent = None
         if not self.names:
             self.names = [f"Seat {i + 1}" for i in range(len(msg["obs"]["players"]))]
             self.labels = ["you" if i == self.me else "player" for i in range(len(self.names))]
+        if self._watcher is not None:
+            self._watcher.post_message(SessionChanged(events))
         return events
 
     def absorb_reject(self, msg: dict[str, Any]) -> None:
@@ -132,7 +143,13 @@ class NetSession:
     def opening_events(self) -> list[Event]:
         return list(self._opening)
 
-    def send(self, action: Action) -> list[Event]:
+    def attach(self, watcher: Watcher | None, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+        self._watcher = watcher
+
+    def wake(self) -> None:
+        pass  # the host plays the bots, at its own pace
+
+    def send(self, action: Action) -> None:
         """Send the intent to the host; the outcome arrives as an update (or a reject)."""
         if self.spectator:
             raise IllegalAction("you are watching: spectators cannot play")
@@ -141,12 +158,9 @@ class NetSession:
         now = time.monotonic()
         wanted = action.to_dict()
         if self._last_sent is not None and self._last_sent[0] == wanted and now - self._last_sent[2] < RESEND_GUARD:
-            return []  # the same key twice before the host answered: once is enough
+            return  # the same key twice before the host answered: once is enough
         self._last_sent = (wanted, None, now)
-        task = asyncio.ensure_future(self._send(action, wanted))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return []
+        self._spawn(self._send(action, wanted))
 
     async def _send(self, action: Action, wanted: dict[str, Any]) -> None:
         try:
@@ -159,33 +173,28 @@ class NetSession:
         if self._last_sent is not None and self._last_sent[0] == wanted and self._last_sent[1] is None:
             self._last_sent = (wanted, seq, self._last_sent[2])
 
-    def bot_step(self) -> list[Event] | None:
-        return None  # the host plays its bots
-
     @property
     def deals(self) -> bool:
         return self.host is not None  # only the in-process host deals
 
-    def next_round(self) -> list[Event]:
+    def next_round(self) -> None:
         obs = self.client.observation
         if obs is None or not obs["over"]:
             raise IllegalAction("the round is still being played")
         if self.host is None:
             raise IllegalAction("the host deals the next round; wait for them")
         try:
-            self.host.next_round()
+            self.host.next_round()  # the deal arrives as an update, like everyone else's
         except ValueError as e:
             raise IllegalAction(str(e)) from None
-        return []  # the deal arrives as an update, like everyone else's
 
-    def rematch(self) -> list[Event]:
+    def rematch(self) -> None:
         if self.host is None:
             raise IllegalAction("the host decides on a rematch; wait for them")
         try:
             self.host.rematch()
         except ValueError as e:
             raise IllegalAction(str(e)) from None
-        return []
 
     # -- beyond the protocol -------------------------------------------------------------
     def rebind(self, client: "Client") -> None:
@@ -200,16 +209,18 @@ class NetSession:
             return
         if not self.client.connected:
             raise IllegalAction("the link to the host is down; wait until it is back")
-        task = asyncio.ensure_future(self.client.chat(text))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self.client.chat(text))
 
     def set_ready(self, ready: bool) -> None:
         if self.spectator:
             raise IllegalAction("spectators have no seat to be ready in")
         if not self.client.connected:
             raise IllegalAction("the link to the host is down; wait until it is back")
-        task = asyncio.ensure_future(self.client.ready(ready))
+        self._spawn(self.client.ready(ready))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` on the app's loop, keeping a reference until it is done."""
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

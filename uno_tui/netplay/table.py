@@ -1,10 +1,10 @@
-"""The table at a network game: the local table, fed by the host's updates, with chat.
+"""The table at a network game: the game's own table, fed by the host's updates, with chat.
 
-:class:`NetTableScreen` is the local :class:`uno_tui.screens.TableScreen`
-(same widgets, keys and colour picker) with what a remote table adds:
+A network table is the game's table screen (same widgets, keys and pickers) with
+:class:`NetTableScreen` on top, which adds what a remote table needs:
 
-* the host's updates are pushed in by the app through :meth:`host_update`
-  (a key press only *sends* an intent; what happened is drawn when it comes back);
+* a key press only *sends* an intent: what happened is drawn when the host's update comes
+  back (the session posts it to the table, as a local game's moves are);
 * a chat line (``t`` or ``/`` opens it, enter sends, escape closes) and chat in the log;
 * each seat's status from the lobby (away, a bot playing for them) in the players list;
 * the link's state (lost, restored) on a line above the keys;
@@ -22,10 +22,13 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from core import Event, IllegalAction
+from core import IllegalAction
 
-from ..screens import RoundOverScreen, TableScreen, TrickRoundOverScreen, table_screen_for
+from ..faces import face_for
+from ..faces.face import Face
+from ..screens.table import TableScreen
 from ..widgets import GameLog
+from .news import ChatHeard, LinkChanged, LobbyChanged, NoteAdded
 from .session import NetSession
 
 CHAT_STYLE = "bold magenta"
@@ -51,19 +54,18 @@ NET_BINDINGS = [
 ]
 
 
-class NetTableMixin:
-    """What a table at a network game adds to a local table screen (see :func:`net_table_screen`).
+class NetTableScreen:
+    """What a table at a network game adds to a game's table screen; every network table is one.
 
-    A plain mixin (Textual gathers bindings and CSS only from DOM classes, so
-    the concrete class made by :func:`net_table_class` carries them).
+    A plain mixin, put before the game's table (:func:`net_table_class`): Textual gathers CSS
+    along a class's first base only and bindings from DOM classes, so the concrete class made
+    there carries the chat key and the styles.
     """
 
     session: NetSession
 
-    def __init__(self, session: NetSession, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
-        super().__init__(session, pacing=pacing)  # type: ignore[call-arg]
-        self._round_key: tuple[int, int] | None = None  # (round, scores total) of the deal shown last
-        self._last_version = -1
+    def __init__(self, session: NetSession, *, face: Face, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+        super().__init__(session, face=face, pacing=pacing)  # type: ignore[call-arg]
         self._seats_seen: list[dict[str, Any]] | None = None
 
     # -- layout -------------------------------------------------------------------
@@ -75,9 +77,6 @@ class NetTableMixin:
 
     def on_mount(self) -> None:
         # (Textual runs TableScreen.on_mount too, after this one: it is a message handler.)
-        obs = self.session.observation()
-        self._round_key = self._key(obs)
-        self._last_version = obs["version"]
         if self.session.lobby is not None:
             self._seats_seen = self.session.lobby["seats"]
             self._show_away(self._seats_seen)
@@ -94,40 +93,20 @@ class NetTableMixin:
         role = "watching" if s.spectator else ("hosting" if s.is_host else f"seat {s.me + 1}")
         return f"online · {where} · {role} · t: chat"
 
-    # -- spectators have no hand and no score of their own -----------------------------------
-    def _refresh(self) -> None:
-        if not self.session.spectator:
-            super()._refresh()
-            return
-        self.obs = self.session.observation()
-        self.query_one("#hand-panel").border_title = "Watching · every hand is hidden"
+    # -- the host's news (posted by the app: see .news) ---------------------------------------
+    # Plain ``on_`` handlers: Textual finds them on a mixin too (``@on`` needs a DOM class).
+    def on_lobby_changed(self, message: LobbyChanged) -> None:
+        if message.lobby is not None:
+            self.lobby_changed(message.lobby)
 
-    def _explain(self, message: str) -> None:
-        if self.session.me is None:  # a spectator: there is no "you" to address
-            self.notify(message[:1].upper() + message[1:], title="Not now", severity="warning", timeout=4)
-            return
-        super()._explain(message)
+    def on_chat_heard(self, message: ChatHeard) -> None:
+        self.add_chat(message.line)
 
-    # -- pushed in by the app ------------------------------------------------------------
-    @staticmethod
-    def _key(obs: dict[str, Any]) -> tuple[int, int]:
-        return obs["round"], sum(obs["scores"])
+    def on_note_added(self, message: NoteAdded) -> None:
+        self.add_note(message.text)
 
-    def host_update(self, events: list[Event]) -> None:
-        """The host says the state changed: log it, redraw, and show the end of a round."""
-        obs = self.session.observation()
-        new_deal = any(e.kind == "deal" for e in events) or (
-            self._key(obs) != self._round_key and not obs["over"]
-        ) or obs["version"] < self._last_version
-        self._last_version = obs["version"]
-        if new_deal:
-            rematch = obs["round"] == 0 and self._round_key is not None
-            self._round_key = self._key(obs)
-            self._round_over_pending = False
-            if isinstance(self.app.screen, (RoundOverScreen, TrickRoundOverScreen)):
-                self.app.screen.dismiss("stay")  # the host dealt: back to the table
-            self.query_one(GameLog).add_heading(("New match · " if rematch else "") + f"Round {obs['round'] + 1}")
-        self._after(events)
+    def on_link_changed(self, message: LinkChanged) -> None:
+        self.link_changed(message.state, message.reason)
 
     def lobby_changed(self, lobby: dict[str, Any]) -> None:
         """Seats' statuses changed: relabel the players and tell the log who left or came back."""
@@ -177,14 +156,17 @@ class NetTableMixin:
             bar.add_class("-lost")
             bar.update(f"disconnected: {reason} · ctrl+q quits")
             self.add_note(f"Disconnected: {reason}")
+            # Nothing is played here any more: no "Your turn." under a table that is gone.
+            for status in self.query("#status"):
+                status.display = False
 
     def add_chat(self, line: dict[str, Any]) -> None:
         text = Text(f"<{line['from']}> ", CHAT_STYLE)
         text.append(line["text"])
-        self.query_one(GameLog).write(text)
+        self.query_one(GameLog).add(text)
 
     def add_note(self, note: str) -> None:
-        self.query_one(GameLog).write(Text(note, NET_STYLE))
+        self.query_one(GameLog).add(Text(note, NET_STYLE))
 
     # -- chat ---------------------------------------------------------------------------------
     def action_open_chat(self) -> None:
@@ -210,37 +192,22 @@ class NetTableMixin:
         except IllegalAction as e:
             self._explain(str(e))
 
-    # -- between rounds: the host deals --------------------------------------------------------
-    def _deal(self, how: str) -> None:  # type: ignore[override]
-        self._round_over_pending = False
-        try:
-            if how == "rematch":
-                self.session.rematch()
-            else:
-                self.session.next_round()
-        except IllegalAction as e:
-            self.notify(str(e)[:1].upper() + str(e)[1:], title="Between rounds", timeout=4)
-
 
 _CLASSES: dict[type, type] = {}
 
 
 def net_table_class(base: type[TableScreen]) -> type[TableScreen]:
-    """``base`` (the UNO table or the trick table) with :class:`NetTableMixin` on top."""
+    """``base`` (a game's table screen) with :class:`NetTableScreen` on top."""
     cls = _CLASSES.get(base)
     if cls is None:
         name = "Net" + base.__name__
-        cls = _CLASSES[base] = type(name, (NetTableMixin, base), {
+        cls = _CLASSES[base] = type(name, (NetTableScreen, base), {
             "BINDINGS": NET_BINDINGS, "DEFAULT_CSS": NET_CSS, "__module__": __name__,
             "__doc__": f"{base.__name__} at a network game."})
     return cls
 
 
-NetTableScreen = net_table_class(TableScreen)
-"""The UNO table at a network game."""
-
-
 def net_table_screen(session: NetSession, *, pacing: tuple[float, float] = (0.6, 0.9)) -> TableScreen:
-    """The table that fits the session's variant, as a network table."""
-    base = type(table_screen_for(session, pacing=pacing))
-    return net_table_class(base)(session, pacing=pacing)
+    """The table that draws the session's game, as a network table."""
+    face = face_for(session.observation()["variant"])
+    return net_table_class(face.table_screen())(session, face=face, pacing=pacing)  # type: ignore[arg-type]

@@ -1,41 +1,19 @@
-"""The screens: the tables, the new-game screen and the modals that stack on them."""
+"""The screens every game shares: the table's base, the new-game screen, the pickers and the modals.
+
+Each game's own table screen is with its face (``uno_tui/faces/<variant>/table.py``);
+:func:`table_screen_for` finds the one for a session.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .color_picker import ColorPicker
+from ..faces import table_screen_for
 from .help import HelpScreen
 from .new_game import NewGameChoice, NewGameScreen
+from .pickers import ActionMenu, ChoicePicker, ColorPicker, ListPicker, TargetPicker
 from .round_over import RoundOverChoice, RoundOverScreen
 from .table import TableScreen
-from .target_picker import TargetPicker
-from .trick_round_over import TrickRoundOverScreen
-from .trick_table import TrickTableScreen
-
-if TYPE_CHECKING:
-    from ..session import Session
-
-TRICK_VARIANTS: frozenset[str] = frozenset({"wildrawz"})
-"""Variants played on the trick-taking table rather than the UNO table."""
-
-
-def table_screen_for(session: "Session", *, pacing: tuple[float, float] = (0.6, 0.9)) -> TableScreen:
-    """The table that fits the session's variant (local or over the network)."""
-    variant = session.observation()["variant"]
-    cls = TrickTableScreen if variant in TRICK_VARIANTS else TableScreen
-    if variant == "diez":
-        from .diez_table import DiezTableScreen
-
-        cls = DiezTableScreen
-    if variant == "extended":
-        from .extended_table import ExtendedTableScreen
-
-        cls = ExtendedTableScreen
-    return cls(session, pacing=pacing)
-
 
 __all__ = [
-    "ColorPicker", "HelpScreen", "NewGameChoice", "NewGameScreen", "RoundOverChoice", "RoundOverScreen",
-    "TableScreen", "TargetPicker", "TrickRoundOverScreen", "TrickTableScreen", "table_screen_for",
+    "ActionMenu", "ChoicePicker", "ColorPicker", "HelpScreen", "ListPicker", "NewGameChoice", "NewGameScreen",
+    "RoundOverChoice", "RoundOverScreen", "TableScreen", "TargetPicker", "table_screen_for",
 ]

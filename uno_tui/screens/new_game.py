@@ -26,20 +26,8 @@ from textual.widgets import Footer, Static
 
 import core
 
-from ..narration import variant_title
+from ..faces import TABLE_VARIANTS, face_for, variant_title
 
-TABLE_VARIANTS: tuple[str, ...] = ("classic", "nomercy", "wildrawz", "diez", "extended")
-"""Variants the tables can draw, in the order offered."""
-
-VARIANT_BLURBS = {
-    "classic": "The official rules, with the house rules you like switched on.",
-    "nomercy": "UNO Show 'Em No Mercy: +6, +10, Color Roulette, stacking, 7-0, and out at 25 cards.",
-    "wildrawz": "Trick-taking with UNO cards: draft a trump, follow the colour, leave a trick, hit your target.",
-    "diez": "170 cards, several discard piles, challenges, jump-ins and a bag of 24 tokens.",
-    "extended": "UNO 扩展规则 5.2.3: 153 cards, judgement/draw/play phases, effects, duels, grenades, C4.",
-}
-
-TARGET_SCORES: tuple[int, ...] = (100, 200, 250, 300, 500, 750, 1000, 1500, 2000)
 STACKING_WORDS = {
     "none": "none: a draw card hits at once",
     "same": "same: answer +2 with +2, W+4 with W+4",
@@ -55,6 +43,8 @@ class NewGameChoice:
     players: int = 4
     bots: str = "normal"
     options: dict[str, Any] = field(default_factory=dict)
+    english: bool = False
+    """The extended rules' cards named in English rather than Chinese (a display choice, no rule)."""
 
 
 @dataclass
@@ -107,7 +97,7 @@ class Form(Widget):
                 shown.append(" ▸" if idx < len(line.values) - 1 else "  ", dim)
             table.add_row("▶" if here else " ", Text(line.label, label_style), shown,
                           style=cursor_style if here else None)
-        start = Text("  Deal the cards (enter)  ", self.get_component_rich_style("form--start"))
+        start = Text(f"  {screen.START_LABEL} (enter)  ", self.get_component_rich_style("form--start"))
         table.add_row("", "", "")
         table.add_row("", start, "")
         return table
@@ -120,6 +110,9 @@ class Form(Widget):
 class NewGameScreen(Screen[NewGameChoice | None]):
     """Set up a local game."""
 
+    START_LABEL = "Deal the cards"
+    """The button under the form (a subclass that opens a table says so)."""
+
     AUTO_FOCUS = None
     BINDINGS = [
         Binding("up,k", "move(-1)", "line", key_display="↑↓"),
@@ -127,6 +120,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         Binding("left,h", "change(-1)", "change", key_display="←→"),
         Binding("right,l", "change(1)", "change", show=False),
         Binding("space", "toggle", "switch"),
+        Binding("e", "english", "English card names"),
         Binding("enter", "start", "deal", key_display="⏎"),
         Binding("escape", "cancel", "quit"),
     ]
@@ -137,7 +131,8 @@ class NewGameScreen(Screen[NewGameChoice | None]):
 
         self.levels = sorted(LEVELS)
         start = initial or NewGameChoice()
-        self.values: dict[str, Any] = {"variant": start.variant, "players": start.players, "bots": start.bots}
+        self.values: dict[str, Any] = {"variant": start.variant, "players": start.players, "bots": start.bots,
+                                       "english": start.english}
         self._remembered: dict[str, dict[str, Any]] = {}  # options per variant, kept when you switch back
         self._load_options(start.variant, start.options)
 
@@ -147,7 +142,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         options.update(self._remembered.get(variant, {}))
         options.update(given or {})
         for key in list(self.values):
-            if key not in ("variant", "players", "bots"):
+            if key not in ("variant", "players", "bots", "english"):
                 del self.values[key]
         self.values.update(options)
         cls = core.variant_class(variant)
@@ -155,9 +150,10 @@ class NewGameScreen(Screen[NewGameChoice | None]):
 
     def lines(self) -> list[FormLine]:
         variant = self.values["variant"]
+        face = face_for(variant)
         cls = core.variant_class(variant)
         out = [
-            FormLine("variant", "Game", TABLE_VARIANTS, doc=VARIANT_BLURBS[variant]),
+            FormLine("variant", "Game", TABLE_VARIANTS, doc=face.blurb),
             FormLine("players", "Players", range(cls.min_players, cls.max_players + 1),
                      doc=f"you and {cls.min_players - 1} to {cls.max_players - 1} bots"),
             FormLine("bots", "Bots", self.levels, doc="how well the bots play"),
@@ -179,10 +175,12 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             out.append(FormLine("hand_size", "Hand size", (0, 5, 7, 9), doc=_option_doc(variant, "hand_size")))
         if "uno_penalty" in options:
             out.append(FormLine("uno_penalty", "UNO penalty", range(0, 11), doc=_option_doc(variant, "uno_penalty")))
+        if face.english_names:
+            out.append(FormLine("english", "Card names", (False, True),
+                                doc="The cards' names on the chips and in the log: Chinese (the source's) or "
+                                    "English, for players who do not read Chinese (e switches)."))
         if "target_score" in options:
-            scores = sorted(set(TARGET_SCORES) | {self.values["target_score"]})
-            if variant == "extended":  # a winner scores the players still in: small numbers
-                scores = sorted({5, 10, 15, 20, 30, 50} | {self.values["target_score"]})
+            scores = sorted(set(face.target_scores) | {self.values["target_score"]})
             out.append(FormLine("target_score", "Target score", scores, doc=_option_doc(variant, "target_score")))
         return out
 
@@ -201,6 +199,8 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             return f"{value} bots"
         if key == "hand_size":  # extended
             return "by players (9 / 7 / 5)" if value == 0 else f"{value} cards"
+        if key == "english":
+            return "English" if value else "中文 (Chinese)"
         return str(value)
 
     def choice(self) -> NewGameChoice:
@@ -208,7 +208,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         keys = core.variant_class(variant).OPTIONS
         options = {k: v for k, v in self.values.items() if k in keys}
         return NewGameChoice(variant=variant, players=self.values["players"], bots=self.values["bots"],
-                             options=options)
+                             options=options, english=bool(self.values["english"]))
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -232,6 +232,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         self.query_one("#new-game-title", Static).update(title)
         self.query_one("#new-game-doc", Static).update(lines[form.cursor].doc)
         form.refresh(layout=True)
+        self.refresh_bindings()  # e (English card names) is offered for the extended rules only
 
     # -- keys -------------------------------------------------------------------------------
     def action_move(self, step: int) -> None:
@@ -264,6 +265,14 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         else:
             self.values[key] = value
         self._update()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "english":
+            return face_for(self.values["variant"]).english_names  # a game whose cards have names in Chinese
+        return True
+
+    def action_english(self) -> None:
+        self._set("english", not self.values["english"])
 
     def action_start(self) -> None:
         self.dismiss(self.choice())

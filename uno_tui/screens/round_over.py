@@ -1,37 +1,76 @@
-"""The end of a round: every hand, the points scored, the match totals."""
+"""The end of a round: what the round came to, then the match's standing and the keys.
+
+One screen for every game. What it shows of the round (the headline, every hand or the breakdown
+of the tricks) is the game's :class:`~uno_tui.faces.face.RoundSummary`, made by its face;
+:class:`Summary` is the base those summaries share, and :class:`HandsTable` the table of hands
+left that the shedding games show.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Static
 
-from ..widgets.cards import CardPainter, inline_card, sort_key
+from ..faces.face import RoundSummary
+from ..widgets.cards import UNO_CARDS, CardPainter, CardPainting
 
 RoundOverChoice = Literal["next", "rematch", "quit", "stay"]
 """next: deal the next round; rematch: a new match; quit; stay: look at the table."""
 
 
+class Summary:
+    """The base of a game's round summary: the observation, the names, and how to name a seat."""
+
+    unit = "points"
+
+    def __init__(self, obs: dict[str, Any], names: Sequence[str]) -> None:
+        self.obs = obs
+        self.names = list(names)
+
+    def who(self, p: int) -> str:
+        return "You" if p == self.obs["me"] else self.names[p]
+
+    def together(self, seats: Sequence[int]) -> str:
+        """Several seats in words: "Ada, Ben and You"."""
+        names = [self.who(p) for p in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def headline(self) -> str:
+        raise NotImplementedError
+
+    def compose_body(self) -> Iterable[Widget]:
+        raise NotImplementedError
+
+
 class HandsTable(CardPainter):
-    """Each player's remaining cards and match total, the winner first."""
+    """Each player's remaining cards and match total, the winner first.
+
+    ``painting`` draws and sorts the game's cards; ``hand_points`` adds each hand's worth.
+    """
 
     COMPONENT_CLASSES = CardPainter.COMPONENT_CLASSES | {"hands--winner", "hands--dim"}
 
-    def __init__(self, obs: dict[str, Any], names: Sequence[str]) -> None:
+    def __init__(self, obs: dict[str, Any], names: Sequence[str], painting: CardPainting = UNO_CARDS, *,
+                 hand_points: bool = False) -> None:
         super().__init__()
         self.obs = obs
         self.names = list(names)
+        self.painting = painting
+        self.hand_points = hand_points
 
     def render(self) -> Table:
         obs = self.obs
         palette = self.palette()
         dim = self.get_component_rich_style("hands--dim")
+        winner = self.get_component_rich_style("hands--winner")
         table = Table.grid(padding=(0, 2), expand=True)
         table.add_column(no_wrap=True)
         table.add_column(ratio=1)
@@ -39,22 +78,25 @@ class HandsTable(CardPainter):
         order = sorted(range(len(self.names)), key=lambda p: (p != obs["winner"], p))
         for p in order:
             name = "You" if p == obs["me"] else self.names[p]
-            hand = sorted(obs["hands"][p], key=sort_key)
+            hand = sorted(obs["hands"][p], key=self.painting.order)
             if obs["players"][p].get("out"):
                 cards = Text("knocked out (Mercy)", dim)
             elif hand:
-                cards = Text(" ").join(inline_card(c, palette) for c in hand)
+                cards = Text(" ").join(self.painting.inline(c, palette) for c in hand)
+                if self.hand_points:
+                    cards.append(f"  ({obs['hand_points'][p]})", dim)
             else:
-                cards = Text("out! ", self.get_component_rich_style("hands--winner"))
-                cards.append(f"+{obs['points']} points", self.get_component_rich_style("hands--winner"))
+                cards = Text("out! ", winner)
+                cards.append(f"+{obs['points']} points", winner)
             total = Text(f"{obs['scores'][p]}", style="bold")
             total.append(f" / {obs['target_score']}", dim)
-            style = self.get_component_rich_style("hands--winner") if p == obs["winner"] else None
-            table.add_row(Text(name, style=style or ""), cards, total)
+            table.add_row(Text(name, style=winner if p == obs["winner"] else ""), cards, total)
         return table
 
 
 class RoundOverScreen(ModalScreen[RoundOverChoice]):
+    """The round's summary and the match's standing; n deals on, r a rematch, esc looks at the table."""
+
     BINDINGS = [
         Binding("n,enter", "choose('next')", "next round"),
         Binding("r", "choose('rematch')", "rematch", show=False),
@@ -62,52 +104,47 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         Binding("escape", "choose('stay')", "look at the table"),
     ]
 
-    deals = True
-    """Whether the player looking can deal the next round; a joiner waits for the host."""
-
-    def __init__(self, obs: dict[str, Any], names: Sequence[str]) -> None:
+    def __init__(self, obs: dict[str, Any], summary: RoundSummary, *, deals: bool = True) -> None:
         super().__init__()
         self.obs = obs
-        self.names = list(names)
-
-    def _who(self, p: int) -> str:
-        return "You" if p == self.obs["me"] else self.names[p]
+        self.summary = summary
+        self.deals = deals
+        """Whether the player looking can deal the next round; a joiner waits for the host."""
 
     def compose(self) -> ComposeResult:
-        obs = self.obs
-        winner = obs["winner"]
-        verb = "win" if winner == obs["me"] else "wins"
         with Vertical(id="round-over"):
-            yield Static(f"{self._who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} "
-                         f"{obs['points']} points.", id="round-headline")
-            with VerticalScroll(id="round-hands"):
-                yield HandsTable(obs, self.names)
-            out = [p for p, seat in enumerate(obs["players"]) if seat.get("out")]
-            if out:
-                who = ", ".join(self._who(p) for p in out)
-                yield Static(f"Knocked out by the Mercy rule: {who} "
-                             f"({obs.get('bonus', 0)} of the points are for them).", id="round-knockouts")
+            yield Static(self.summary.headline(), id="round-headline")
+            yield from self.summary.compose_body()
             yield from self._compose_match_end()
 
-    def _compose_match_end(self, unit: str = "points") -> ComposeResult:
-        """Who won the match (or what wins it), and the keys."""
-        obs = self.obs
+    def _compose_match_end(self) -> ComposeResult:
+        """Who won the match (or what wins it, or how many rounds are left), and the keys."""
+        obs, unit = self.obs, self.summary.unit
         if obs["match_over"]:
-            champ = obs["match_winner"]
-            yield Static(f"{self._who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
-                         f"with {obs['scores'][champ]} {unit}!", id="match-headline")
+            winners = obs.get("match_winners") or [obs.get("match_winner")]
+            if len(winners) == 1:
+                champ = winners[0]
+                text = (f"{self.summary.who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
+                        f"with {obs['scores'][champ]} {unit}!")
+            else:
+                text = f"{self.summary.together(winners)} share the match with {obs['scores'][winners[0]]} {unit}!"
+            yield Static(text, id="match-headline")
             keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
             yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
+            return
+        keys = "n or enter: next round" if self.deals else "the host deals the next round"
+        if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz)
+            left = obs["rounds_in_match"] - obs["round"] - 1
+            yield Static(f"{left} more round{'s' if left != 1 else ''} in the match · {keys} · "
+                         "esc: look at the table", id="round-keys")
         else:
             yield Static(f"First to {obs['target_score']} {unit} wins the match.", id="round-target")
-            keys = "n or enter: next round" if self.deals else "the host deals the next round"
             yield Static(f"{keys} · esc: look at the table", id="round-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#round-over").border_title = self._title()
-
-    def _title(self) -> str:
-        return f"Round {self.obs['round'] + 1} is over"
+        obs = self.obs
+        of = f" of {obs['rounds_in_match']}" if obs.get("rounds_in_match") else ""
+        self.query_one("#round-over").border_title = f"Round {obs['round'] + 1}{of} is over"
 
     def action_choose(self, choice: RoundOverChoice) -> None:
         if choice == "next" and self.obs["match_over"]:

@@ -8,7 +8,8 @@ palette in. Every card also carries its notation, so it reads without colour.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Mapping
 
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +20,9 @@ from core import COLORS, Card as CoreCard, notation
 Card = Mapping[str, Any]
 
 SUITS: tuple[str, ...] = (*COLORS, "wild")
+"""The suits of the UNO deck, in hand order."""
+PALETTE: tuple[str, ...] = (*COLORS, "white", "blank", "wild")
+"""Every colour a card is painted in (Diez adds White and Blank cards), each a ``card--`` class in app.tcss."""
 
 # Words for the big face; notation stays in the corners.
 BIG_LABELS = {
@@ -59,10 +63,10 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 class CardPainter(Widget):
     """Base for widgets that paint cards: the palette lives in app.tcss."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"card--{s}" for s in SUITS} | {"card--rim"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"card--{s}" for s in PALETTE} | {"card--rim"}
 
     def palette(self) -> dict[str, Style]:
-        return {s: self.get_component_rich_style(f"card--{s}") for s in (*SUITS, "rim")}
+        return {s: self.get_component_rich_style(f"card--{s}") for s in (*PALETTE, "rim")}
 
 
 def _rim(style: Style, palette: dict[str, Style], wild: bool, i: int) -> Style:
@@ -178,3 +182,19 @@ def card_back(count: int, palette: dict[str, Style], width: int = 13) -> list[Te
 def inline_card(card: Card, palette: dict[str, Style]) -> Text:
     """A one-line card for lists (the round-over hands): `` R7 `` on its colour."""
     return Text(f" {card_text(card)} ", palette[suit(card)] + Style(bold=True))
+
+
+@dataclass(frozen=True)
+class CardPainting:
+    """How a game's cards are drawn as text: the face's card painter (see ``Face.card_painting``)."""
+
+    chip: Callable[..., list[Text]]
+    """``chip(card, palette, *, playable, selected)``: the card as a few rows, for the hand."""
+    inline: Callable[[Card, dict[str, Style]], Text]
+    """``inline(card, palette)``: the card on one line, for lists."""
+    order: Callable[[Card], Any]
+    """The sort key of a hand: by colour, then rank."""
+
+
+UNO_CARDS = CardPainting(chip=chip, inline=inline_card, order=sort_key)
+"""The UNO deck's cards (classic, No Mercy and Wild Rawz), as every table but Diez's and the extended rules' draws them."""

@@ -12,13 +12,14 @@ from textual.widget import Widget
 from textual.message import Message
 from textual.reactive import reactive
 
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, chip, sort_key
+from .bound import ObsWidget
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, UNO_CARDS, CardPainter, CardPainting
 
 GAP = 1
 ROW_HEIGHT = CHIP_HEIGHT + 1  # the chips and a marker line beneath them
 
 
-class HandView(CardPainter):
+class HandView(CardPainter, ObsWidget):
     """Shows ``obs["hand"]`` sorted by colour; one card is selected.
 
     Playable cards (those with a legal play in ``obs["legal"]``) are filled
@@ -33,17 +34,16 @@ class HandView(CardPainter):
     ACTION = "play"
     """The kind of the legal actions that make a card playable (filled, with a dot)."""
     EMPTY = "No cards in hand."
-    card_order = staticmethod(sort_key)
-    """The sort key of the cards shown (variants order their own ranks)."""
-    draw_chip = staticmethod(chip)
-    """Draws one card as a chip (variants paint their own colours)."""
     REVEAL_EXTRA = 0
     """Lines below the last row (and the chosen card's row) that belong to the hand too."""
 
-    obs: reactive[dict[str, Any] | None] = reactive(None, layout=True)
+    RELAYOUT = True
     selected: reactive[int] = reactive(0)
     fresh: reactive[frozenset[int]] = reactive(frozenset())
     """Ids of cards just drawn: marked "new" until you act again."""
+    dense: reactive[bool] = reactive(False, layout=True)
+    """A short terminal: a hand that needs two rows of chips shows each card as one line (its chip's
+    middle), so the log keeps its room."""
 
     class PlayRequested(Message):
         """The human clicked the already selected card: play it."""
@@ -52,8 +52,10 @@ class HandView(CardPainter):
             self.card_id = card_id
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, painting: CardPainting = UNO_CARDS, **kwargs: Any) -> None:
+        """``painting``: how the game's cards are drawn and ordered (its face's card painter)."""
+        super().__init__((), **kwargs)
+        self.painting = painting
         self.cards: list[dict[str, Any]] = []
         self._selected_id: int | None = None
         self._was_my_turn = False
@@ -80,7 +82,7 @@ class HandView(CardPainter):
         return self._my_turn(self.obs or {})
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
-        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.card_order) if obs else []
+        self.cards = sorted(obs.get(self.CARDS_KEY) or (), key=self.painting.order) if obs else []
         ids = [c["id"] for c in self.cards]
         playable = self.playable_ids()
         my_turn = self._my_turn(obs)
@@ -102,6 +104,9 @@ class HandView(CardPainter):
 
     def watch_fresh(self, fresh: frozenset[int]) -> None:
         self.refresh()
+
+    def watch_dense(self, dense: bool) -> None:
+        self.refresh(layout=True)
 
     def validate_selected(self, value: int) -> int:
         return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
@@ -130,8 +135,12 @@ class HandView(CardPainter):
         """The width of one card and the gap after it."""
         return CHIP_WIDTH + GAP
 
+    def _flat(self) -> bool:
+        """Cards drawn one line tall: the terminal is short and the chips would need two rows or more."""
+        return self.dense and len(self.cards) > self._columns(self.content_size.width or 80)
+
     def _row_height(self) -> int:
-        return ROW_HEIGHT
+        return 2 if self._flat() else ROW_HEIGHT
 
     def _columns(self, width: int) -> int:
         return max(1, (width + GAP) // self._slot())
@@ -149,12 +158,13 @@ class HandView(CardPainter):
         playable = self.playable_ids()
         my_turn = self._outlines(playable)
         cols = self._columns(self.content_size.width or 80)
+        flat = self._flat()
         lines: list[Text] = []
         for start in range(0, len(self.cards), cols):
             row = self.cards[start:start + cols]
-            chips = [self.draw_chip(c, palette, playable=c["id"] in playable or not my_turn,
-                                    selected=start + i == self.selected) for i, c in enumerate(row)]
-            for y in range(CHIP_HEIGHT):
+            chips = [self.painting.chip(c, palette, playable=c["id"] in playable or not my_turn,
+                                        selected=start + i == self.selected) for i, c in enumerate(row)]
+            for y in ((1,) if flat else range(CHIP_HEIGHT)):
                 lines.append(Text(" " * GAP).join(ch[y] for ch in chips))
             marks = Text()
             for i, c in enumerate(row):

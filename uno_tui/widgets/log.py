@@ -3,38 +3,78 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 from core import COLORS, Event
 
+from ..faces.face import Face
 from ..narration import log_line
 
 _COLOR_WORDS = re.compile(r"\b(" + "|".join(COLORS) + r")\b", re.IGNORECASE)
 
+REWRAP_LAST = 2000
+"""Lines written again at a new width (the oldest beyond this stay in the whole log's screen only)."""
 
-class GameLog(RichLog):
+
+class WrappingLog(RichLog):
+    """A RichLog that keeps what it was given, so a new width wraps it again, and stays at its latest line.
+
+    RichLog renders a line once, at the width it had then (and at least ``min_width``); after a resize
+    old lines were cut, or the view jumped to the oldest line. This one writes its lines again.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=1, **kwargs)
+        self.entries: list[Text] = []
+        """Every line written, oldest first (the whole log's screen shows them all)."""
+        self._wrapped_at = 0
+
+    def add(self, text: Text) -> None:
+        self.entries.append(text)
+        self.write(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # (RichLog's own handler runs too: it writes what waited for the first size.)
+        width = self.scrollable_content_region.width
+        if self._wrapped_at and width != self._wrapped_at and self.entries:
+            self.clear()
+            for text in self.entries[-REWRAP_LAST:]:
+                self.write(text, scroll_end=False)
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        self._wrapped_at = width
+
+    def write(self, content: Any, *args: Any, **kwargs: Any) -> "WrappingLog":  # type: ignore[override]
+        if not self._wrapped_at and self._size_known:
+            self._wrapped_at = self.scrollable_content_region.width
+        super().write(content, *args, **kwargs)
+        return self
+
+
+class GameLog(WrappingLog):
     COMPONENT_CLASSES = {f"log--{c}" for c in COLORS} | {"log--you", "log--round"}
 
-    variant: str | None = None
-    """The variant on the table, where its wording differs (set by the table)."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, **kwargs)
+    face: Face | None = None
+    """The game on the table, whose own events and wording the log uses (set by the table)."""
+    english = False
+    """The cards named in English rather than in their own language (set by the table)."""
 
     def add_events(self, events: Iterable[Event], names: Sequence[str], me: int | None) -> None:
         for event in events:
             if event.kind == "draw" and event.reason == "deal":
                 continue  # one line per hand dealt would drown the log
-            self.write(self._line(event, names, me))
+            self.add(self._line(event, names, me))
 
     def add_heading(self, text: str) -> None:
-        self.write(Text(f"── {text} ──", self.get_component_rich_style("log--round")))
+        self.add(Text(f"── {text} ──", self.get_component_rich_style("log--round")))
 
     def _line(self, event: Event, names: Sequence[str], me: int | None) -> Text:
-        plain = log_line(event, names, me, self.variant)
+        face = self.face
+        plain = log_line(event, names, me, face.variant if face else None,
+                         rewrite=None if face is None else lambda text: face.log_text(text, english=self.english))
         text = Text(plain)
         if me is not None and (event.player == me or event.target == me):  # None: a spectator
             text.stylize(self.get_component_rich_style("log--you"))

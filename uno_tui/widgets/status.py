@@ -1,22 +1,26 @@
-"""One-line bars: the match at the top, what to do now at the bottom."""
+"""One-line bars: the match at the top, what to do now at the bottom.
+
+Both are given the face of the game on the table: it names the game and words the status line.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widget import Widget
 
-from ..narration import rules_summary, status_line, variant_title
+from ..faces.face import Face
+from .bound import ObsWidget
 
 
-class MatchBar(Widget):
+class MatchBar(ObsWidget):
     """Variant, round, target score and the human's total."""
 
     COMPONENT_CLASSES = {"matchbar--brand", "matchbar--score", "matchbar--rules"}
 
-    obs: reactive[dict[str, Any] | None] = reactive(None)
+    def __init__(self, face: Face, **kwargs: Any) -> None:
+        super().__init__((), **kwargs)
+        self.face = face
 
     def render(self) -> Text:
         obs = self.obs
@@ -24,13 +28,13 @@ class MatchBar(Widget):
         text.append(" UNO ", self.get_component_rich_style("matchbar--brand"))
         if obs is None:
             return text
+        title = self.face.title
         if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz)
-            text.append(f" {variant_title(obs['variant'])} · round {obs['round'] + 1} of {obs['rounds_in_match']}")
+            text.append(f" {title} · round {obs['round'] + 1} of {obs['rounds_in_match']}")
         else:
-            text.append(f" {variant_title(obs['variant'])} · round {obs['round'] + 1}"
-                        f" · first to {obs['target_score']} points")
+            text.append(f" {title} · round {obs['round'] + 1} · first to {obs['target_score']} points")
         mine = "watching " if obs["me"] is None else f"You: {obs['scores'][obs['me']]} pts "  # None: a spectator
-        rules = rules_summary(obs["variant"], obs.get("options") or {})
+        rules = self.face.rules_summary(obs.get("options") or {})
         room = self.content_size.width - text.cell_len - len(mine) - 4
         if rules and room > 10:
             if len(rules) > room:
@@ -42,23 +46,22 @@ class MatchBar(Widget):
         return text
 
 
-class StatusLine(Widget):
-    """What is going on and the keys that matter now; styled by urgency."""
+class StatusLine(ObsWidget):
+    """What is going on and the keys that matter now, in the game's words; styled by urgency."""
 
-    obs: reactive[dict[str, Any] | None] = reactive(None)
+    deals = True
+    """Whether this seat deals the next round (a network joiner waits for the host)."""
 
-    def __init__(self, names: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.names = list(names)
+    def __init__(self, names: Sequence[str], face: Face, **kwargs: Any) -> None:
+        super().__init__(names, **kwargs)
+        self.face = face
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is None:
             return
-        exposed = any(p["exposed"] for p in obs["players"])
-        on_me = obs["current"] == obs["me"] and obs["phase"] in ("challenge", "stack", "choose")
-        jump = obs["current"] != obs["me"] and any(a["kind"] == "play" for a in obs.get("legal", ()))
-        self.set_class(exposed or on_me or jump, "-alert")
-        self.set_class(obs["current"] == obs["me"] and not obs["over"], "-your-turn")
+        alert, your_turn = self.face.status_flags(obs)
+        self.set_class(alert, "-alert")
+        self.set_class(your_turn, "-your-turn")
 
     def render(self) -> Text:
-        return Text(status_line(self.obs, self.names) if self.obs else "", overflow="ellipsis", no_wrap=True)
+        return Text(self.face.status_line(self.obs, self.names, self.deals) if self.obs else "")

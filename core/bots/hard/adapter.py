@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ... import rollout as _rollout
 from ...actions import Action
 from ...game import Game
 from ...source import SeededSource, seed_bytes
@@ -32,7 +33,7 @@ class Rollout(Protocol):
     def actor(self, index: int) -> int: ...
     def action(self, index: int) -> Action: ...
     def points(self) -> list[int]: ...
-    def copy(self) -> "Rollout": ...
+    def copy(self, seed: Any = None) -> "Rollout": ...
 
 
 class GameRollout:
@@ -59,6 +60,8 @@ class GameRollout:
         return type(game).from_dict(d, source=SeededSource(d["seed"]))
 
     def moves(self) -> list[int]:
+        """Indices ``0..k-1`` (one per legal move; the fast path's are move ints instead: callers
+        pass ``step``, ``actor`` and ``action`` the position in the list, never the item)."""
         g = self.game
         if self._version != g.version:
             self._moves = [(p, a) for p in g.to_act() for a in g._legal(p)]
@@ -128,26 +131,21 @@ class GameRollout:
     def stacking(self) -> bool:
         return self.game.phase == "stack"
 
-    def copy(self) -> "GameRollout":
-        return GameRollout(self._own(self.game, None), _start=list(self._start))
+    def copy(self, seed: Any = None) -> "GameRollout":
+        """An independent copy; reshuffles follow ``seed`` if given (else this game's seed)."""
+        return GameRollout(self._own(self.game, seed), _start=list(self._start))
 
 
-def _fast_path() -> Any:
-    try:
-        from ... import rollout as fast  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return fast
-
-
-_FAST = _fast_path()
+def fast_path(variant: str) -> bool:
+    """Whether the search plays ``variant``'s deals on the fast path (``core.rollout``)."""
+    return _rollout.supports(variant)
 
 
 def rollout_for(variant: str, game: Game, seed: Any) -> Rollout:
-    """The fast path for ``variant`` when there is one, else :class:`GameRollout` (taking ``game`` over)."""
-    if _FAST is not None and _FAST.supports(variant):
-        return _FAST.from_game(game, seed=seed)
+    """The fast path's copy of ``game`` when it supports ``variant``, else :class:`GameRollout`
+    (taking ``game`` over); the simulated chance follows ``seed``."""
+    if _rollout.supports(variant):
+        return _rollout.from_game(game, seed=seed)  # type: ignore[return-value]
     # The determinization was built for this rollout alone: no need to copy it.
-    g = game
-    g.source = SeededSource(seed_bytes(seed))
-    return GameRollout(g)
+    game.source = SeededSource(seed_bytes(seed))
+    return GameRollout(game)

@@ -27,10 +27,10 @@ from ...actions import Action
 from ...events import Event
 from ..base import ANY, LEVELS, Bot, level
 from ..baseline import my_move
-from .adapter import Rollout, rollout_for
+from .adapter import Rollout, fast_path, rollout_for
 from ..belief import Belief, Memory
 from .determinize import Dealer, check, determinize, faces, layout_for
-from .policy import random_policy, shedding_policy
+from .policy import Policy, fast_random_policy, fast_shedding_policy, random_policy, shedding_policy
 from .search import Key, Stats, best, flat, ismcts, move_key
 
 Budget = Callable[[], Callable[[int], bool]]
@@ -84,9 +84,14 @@ def rewards_for(variant: str, players: int) -> Callable[[Rollout], list[float]]:
     top = max(1, players - 1)
     exp = math.exp
 
-    def sizes(r: Rollout) -> list[int | None] | None:
+    def sizes(r: Any) -> list[int | None] | None:
         f = getattr(r, "hand_sizes", None)
-        return f() if f is not None else None
+        if f is not None:
+            return f()
+        out = getattr(r, "out", None)  # the fast path: hands of card ids, who is out
+        if out is None:
+            return None
+        return [None if out[q] else len(h) for q, h in enumerate(r.hands)]
 
     if variant == "extended":
         def extended(r: Rollout) -> list[float]:
@@ -125,6 +130,15 @@ def rewards_for(variant: str, players: int) -> Callable[[Rollout], list[float]]:
     return one_winner
 
 
+def policy_for(variant: str) -> Policy:
+    """The playout policy: the ``normal`` bots' habits in classic and No Mercy, a random playable
+    card elsewhere; on the fast path when :func:`~.adapter.rollout_for` uses it for ``variant``."""
+    fast = fast_path(variant)
+    if variant in ("classic", "nomercy"):
+        return fast_shedding_policy if fast else shedding_policy
+    return fast_random_policy if fast else random_policy
+
+
 def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     """One search from ``root`` (the unit a worker process runs): root move key -> (visits, reward sum)."""
     obs = root.obs
@@ -138,7 +152,7 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
         return rollout_for(variant, dealer.deal(rng), rng.getrandbits(64))
 
     algo = ismcts if root.algorithm == "ismcts" else flat
-    policy = shedding_policy if variant in ("classic", "nomercy") else random_policy
+    policy = policy_for(variant)
     n = len(obs["players"])
     return algo(deal, obs["me"], fc, rewards_for(variant, n), more, rng, policy=policy,
                 horizon=HORIZONS.get(variant), neutral=1.0 / n)

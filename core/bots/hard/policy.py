@@ -14,11 +14,12 @@ search's estimates closer to the table's.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .adapter import Rollout
 
-Policy = Callable[[Rollout, list[int], random.Random], int]
+Policy = Callable[[Any, Sequence[int], random.Random], int]
+"""``policy(rollout, rollout.moves(), rng)``: the position in the list of the move to make."""
 
 _AUTO = ("uno", "catch")
 _NOT_PLAYS = frozenset({"draw", "pass", "uno", "catch"})
@@ -31,25 +32,63 @@ NOISE = 0.1
 """How often the shedding policy plays a random playable card instead of its favourite."""
 
 
-def random_policy(r: Rollout, moves: list[int], rng: random.Random) -> int:
+def random_policy(r: Rollout, ms: Sequence[int], rng: random.Random) -> int:
     """A random playable card (a random colour for a wild), drawing or passing only when nothing
-    else is legal."""
-    if len(moves) == 1:
-        return moves[0]
+    else is legal. Returns the position in ``ms`` (``r.moves()``) of the move to make."""
+    if len(ms) == 1:
+        return 0
     best: list[int] = []
     fallback: int | None = None
-    for m in moves:
-        kind = r.action(m).kind
+    for i in range(len(ms)):
+        kind = r.action(i).kind
         if kind in _AUTO:
-            return m
+            return i
         if kind in _NOT_PLAYS:
             if fallback is None or kind == "draw":
-                fallback = m
+                fallback = i
         else:
-            best.append(m)
+            best.append(i)
     if best:
         return rng.choice(best)
-    return fallback if fallback is not None else rng.choice(moves)
+    return fallback if fallback is not None else rng.randrange(len(ms))
+
+
+# -- the same habits on the fast path's move ints (``core.rollout``) ---------------------------
+_KIND_SHIFT = 22
+_CODES: dict[type, dict[str, int]] = {}
+
+
+def _codes(cls: type) -> dict[str, int]:
+    """Move kind name -> code for a rollout class (its ``KINDS``), -1 for kinds it lacks."""
+    codes = _CODES.get(cls)
+    if codes is None:
+        codes = _CODES[cls] = {k: i for i, k in enumerate(cls.KINDS)}  # type: ignore[attr-defined]
+    return codes
+
+
+def fast_random_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
+    """:func:`random_policy` reading the fast path's move ints (no ``Action`` built)."""
+    n = len(ms)
+    if n == 1:
+        return 0
+    codes = _codes(type(r))
+    auto = {codes[k] for k in _AUTO if k in codes}
+    quiet = {codes[k] for k in _NOT_PLAYS if k in codes}
+    draw = codes.get("draw", -1)
+    plays: list[int] = []
+    fallback = -1
+    for i, m in enumerate(ms):
+        k = m >> _KIND_SHIFT
+        if k in auto:
+            return i
+        if k in quiet:
+            if fallback < 0 or k == draw:
+                fallback = i
+        else:
+            plays.append(i)
+    if plays:
+        return plays[int(rng.random() * len(plays))]
+    return fallback if fallback >= 0 else int(rng.random() * n)
 
 
 def _points(rank: str) -> int:
@@ -99,18 +138,19 @@ def habitual_play(hand: list[tuple], color: str | None, top_rank: str | None, *,
     return best
 
 
-def shedding_policy(r: Any, moves: list[int], rng: random.Random) -> int:
-    """The ``normal`` bots' habits, for classic and No Mercy rollouts (see the module's notes)."""
-    if len(moves) == 1:
-        return moves[0]
+def shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
+    """The ``normal`` bots' habits, for classic and No Mercy rollouts on the engine (see the
+    module's notes; :func:`fast_shedding_policy` is the same on the fast path)."""
+    if len(ms) == 1:
+        return 0
     hand_of = getattr(r, "hand", None)
     if hand_of is None:
-        return random_policy(r, moves, rng)
+        return random_policy(r, ms, rng)
     action, actor = r.action, r.actor
     p = r.current
     plays: list[tuple[int, Any]] = []
     other: dict[str, int] = {}
-    for m in moves:
+    for m in range(len(ms)):
         a = action(m)
         kind = a.kind
         if kind in _AUTO:
@@ -122,14 +162,14 @@ def shedding_policy(r: Any, moves: list[int], rng: random.Random) -> int:
         else:
             other.setdefault(kind, m)
     if "choose" in other:  # No Mercy's Color Roulette: any colour is as good a guess
-        return rng.choice([m for m in moves if action(m).kind == "choose"])
+        return rng.choice([m for m in range(len(ms)) if action(m).kind == "choose"])
     if not plays:
         if "challenge" in other and rng.random() < CHALLENGE:
             return other["challenge"]
         for kind in ("draw", "pass"):
             if kind in other:
                 return other[kind]
-        return rng.choice(moves)
+        return rng.randrange(len(ms))
     if len(plays) > 1 and rng.random() < NOISE:
         return rng.choice(plays)[0]
     hand = hand_of(p)
@@ -165,3 +205,112 @@ def shedding_policy(r: Any, moves: list[int], rng: random.Random) -> int:
     if best_s < -10 and len(hand) > 4 and "draw" in other:
         return other["draw"]  # keep the wild: draw instead, as the normal bot does
     return best_m
+
+
+class _Cards:
+    """Per-card facts :func:`fast_shedding_policy` reads, built once per rollout table."""
+
+    __slots__ = ("col", "black", "rank", "points", "dv", "action")
+
+    def __init__(self, T: Any) -> None:
+        self.col = T.col
+        self.black = T.black
+        self.rank = [T.ranks[k] for k in T.rk]
+        self.points = [_points(rk) for rk in self.rank]
+        self.dv = [_DRAW_VALUE.get(rk, 0) for rk in self.rank]
+        self.action = [rk in _ACTIONS for rk in self.rank]
+
+
+_TABLE_CARDS: dict[int, tuple[Any, _Cards]] = {}
+
+
+def _cards(T: Any) -> _Cards:
+    got = _TABLE_CARDS.get(id(T))
+    if got is None or got[0] is not T:
+        got = _TABLE_CARDS[id(T)] = (T, _Cards(T))
+    return got[1]
+
+
+_STACK = 2
+"""The classic rollout's phase code for "stack" (No Mercy shares the codes)."""
+
+
+def fast_shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
+    """:func:`shedding_policy` on the fast path's classic and No Mercy rollouts (move ints,
+    card ids, colour codes: no ``Action`` or ``Card`` built)."""
+    n = len(ms)
+    if n == 1:
+        return 0
+    codes = _codes(type(r))
+    k_play, k_uno, k_catch = codes["play"], codes["uno"], codes["catch"]
+    p = r.current
+    plays: list[int] = []
+    other: dict[int, int] = {}
+    for i, m in enumerate(ms):
+        k = m >> _KIND_SHIFT
+        if k == k_uno or k == k_catch:
+            return i
+        if m & 15 != p:
+            continue  # jump-ins are left to the player whose turn it is
+        if k == k_play:
+            plays.append(i)
+        elif k not in other:
+            other[k] = i
+    k_choose = codes.get("choose", -1)
+    if k_choose in other:  # No Mercy's Color Roulette: any colour is as good a guess
+        return rng.choice([i for i, m in enumerate(ms) if m >> _KIND_SHIFT == k_choose])
+    k_draw, k_pass = codes["draw"], codes["pass"]
+    if not plays:
+        k_ch = codes.get("challenge", -1)
+        if k_ch in other and rng.random() < CHALLENGE:
+            return other[k_ch]
+        for k in (k_draw, k_pass):
+            if k in other:
+                return other[k]
+        return int(rng.random() * n)
+    if len(plays) > 1 and rng.random() < NOISE:
+        return plays[int(rng.random() * len(plays))]
+    C = _cards(r.T)
+    col, black = C.col, C.black
+    hand = r.hands[p]
+    counts = [0] * (black + 1)
+    for c in hand:
+        counts[col[c]] += 1
+    favourite = max(range(4), key=counts.__getitem__)
+    few = len(hand) <= 2
+    hands, out = r.hands, r.out
+    danger = len(hands[r._next(p)]) <= 2
+    close = danger or min((len(h) for q, h in enumerate(hands) if q != p and not out[q]), default=99) <= 2
+    stacking = r.phase == _STACK
+    in_play = r.color
+    holds_in_play = in_play < black and counts[in_play] > 0
+    best_i, best_s = plays[0], -1e9
+    points, dv, action = C.points, C.dv, C.action
+    for i in plays:
+        m = ms[i]
+        c = (m >> 14) & 255
+        if stacking:
+            s = 100.0 - dv[c]
+        elif col[c] == black:
+            arg = (m >> 8) & 63
+            if arg and arg - 1 != favourite:
+                continue
+            if C.rank[c] == "W+4" and holds_in_play:
+                continue
+            s = 5.0 if few or close else -30.0
+            if dv[c]:
+                s += dv[c] * (3 if danger else 1)
+        else:
+            s = points[c] + 3.0 * counts[col[c]]
+            if danger and action[c]:
+                s += 15
+        target = (m >> 4) & 15
+        if target != 15:
+            s -= 4 * len(hands[target])
+        if s > best_s:
+            best_i, best_s = i, s
+    if best_s == -1e9:  # nothing it is willing to play
+        return other.get(k_draw, other.get(k_pass, best_i))
+    if best_s < -10 and len(hand) > 4 and k_draw in other:
+        return other[k_draw]  # keep the wild: draw instead, as the normal bot does
+    return best_i

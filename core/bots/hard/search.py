@@ -81,7 +81,7 @@ def move_key(action: Action, actor: int, faces: Faces) -> Key:
     return (actor, action.kind, None if card is None else faces[card], action.color, action.target)
 
 
-def _auto(r: Rollout, moves: list[int]) -> int | None:
+def _auto(r: Rollout, moves: Sequence[int]) -> int | None:
     for kind in _AUTO:
         for m in moves:
             if r.action(m).kind == kind:
@@ -101,10 +101,10 @@ def playout(r: Rollout, policy: Policy, rng: random.Random, horizon: int | None 
     cap = ROLLOUT_CAP if horizon is None else horizon
     try:
         while not r.over and steps < cap:
-            moves = r.moves()
-            if not moves:
+            ms = r.moves()
+            if not ms:
                 break
-            r.step(policy(r, moves, rng))
+            r.step(policy(r, ms, rng))
             steps += 1
     except _BROKEN:
         return False
@@ -151,7 +151,7 @@ def _descend(r: Rollout, root: Node, path: list[tuple[Node, int]], me: int, face
     node = root
     first = True
     while not r.over:
-        moves = r.moves()
+        moves = range(len(r.moves()))
         if not first:
             auto = _auto(r, moves)
             if auto is not None:
@@ -224,7 +224,7 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
         seed = rng.getrandbits(64)
         base = deal(random.Random(seed))
         keyed: dict[Key, int] = {}
-        for m in base.moves():
+        for m in range(len(base.moves())):
             if base.actor(m) == me:
                 keyed.setdefault(move_key(base.action(m), me, faces), m)
         if alive is None:
@@ -232,7 +232,6 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
             results = {k: {} for k in alive}
         if not keyed:
             break
-        r: Rollout | None = base
         for key in alive:
             if done and not more(done):
                 break  # the budget is spent: this deal's last moves go unplayed (unpaired)
@@ -240,9 +239,10 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
             if m is None:
                 results[key][seed] = neutral  # not legal in this deal (cannot happen at a faithful root)
                 continue
-            if r is None:
-                r = deal(random.Random(seed))
-                r.moves()
+            # Every move plays on a copy of the same deal, whose own chance (reshuffles) and the
+            # policy's draws follow the same seed: common random numbers.
+            r = base.copy(seed)
+            r.moves()
             play_rng = random.Random(seed + 1)
             try:
                 r.step(m)
@@ -251,7 +251,6 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
                 ok = False
             results[key][seed] = rewards(r)[me] if ok else neutral
             done += 1
-            r = None
         deals += 1
         if len(alive) > 1 and deals >= RACE_START and deals % RACE_EVERY == 0:
             alive = _race(alive, results)

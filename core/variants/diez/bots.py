@@ -13,11 +13,11 @@ Needle. ``easy`` (random legal moves) needs nothing here.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ...actions import Action
 from ...bots.base import Bot, level
 from ...cards import COLORS
+from ...observation import CardDict, DiezObservation
 
 GOOD = {"magnet": 3, "block": 2, "link": 1, "mirror": 3, "ace": 3, "sub": 1, "white": 1}
 """Tokens that help their holder (value to the holder)."""
@@ -29,7 +29,7 @@ _AIMED = frozenset({"+2", "S", "DG", "W+4", "WDC", "TR", "SH"})
 """Cards whose effect falls on the next player, and so turns back at a Mirror."""
 
 
-def _points(card: dict[str, Any]) -> int:
+def _points(card: CardDict) -> int:
     if card["color"] is None:
         return 50
     value = {"X": 10, "E": 11}.get(card["rank"])
@@ -45,7 +45,7 @@ def _holds_color_chance(cards: int) -> float:
 
 @level("normal", variant="diez")
 class DiezNormalBot(Bot):
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: DiezObservation) -> Action | None:  # type: ignore[override]
         legal = self.legal(obs)
         if not legal:
             return None
@@ -75,26 +75,26 @@ class DiezNormalBot(Bot):
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
-    def _best_color(hand: dict[int, dict[str, Any]], skip: int | None = None) -> str:
+    def _best_color(hand: dict[int, CardDict], skip: int | None = None) -> str:
         counts = Counter(c["color"] for i, c in hand.items() if i != skip and c["color"] in COLORS)
         return max(COLORS, key=lambda col: (counts.get(col, 0), -COLORS.index(col)))
 
     @staticmethod
-    def _leader(obs: dict[str, Any], exclude: int | None = None) -> int:
+    def _leader(obs: DiezObservation, exclude: int | None = None) -> int:
         players = obs["players"]
         return min((q for q in range(len(players)) if q != exclude), key=lambda q: players[q]["cards"])
 
     @staticmethod
-    def _trailer(obs: dict[str, Any], exclude: int | None = None) -> int:
+    def _trailer(obs: DiezObservation, exclude: int | None = None) -> int:
         players = obs["players"]
         return max((q for q in range(len(players)) if q != exclude), key=lambda q: players[q]["cards"])
 
-    def _next(self, obs: dict[str, Any], p: int | None = None) -> int:
+    def _next(self, obs: DiezObservation, p: int | None = None) -> int:
         n = len(obs["players"])
         return ((obs["me"] if p is None else p) + obs["direction"]) % n
 
     @staticmethod
-    def _mirrored(obs: dict[str, Any], q: int) -> bool:
+    def _mirrored(obs: DiezObservation, q: int) -> bool:
         """Whether ``q`` would turn a card aimed at them back (a Mirror token or an armed Mirror)."""
         return "mirror" in obs["tokens"][q] or bool(obs["players"][q].get("mirror_armed"))
 

@@ -8,6 +8,8 @@ from ...events import Event, register_words
 
 CHALLENGED = {"DG": "Dagger", "W+4": "Draw 4", "WDC": "Draw Color", "WC": "Choice"}
 WORDS: dict[str, Any] = {
+    "jump_in": "{who} jumps in!",
+    "swap": "{who} swaps hands with {tgt}.",
     "color": "{who} names {color}{pile}.",
     "stack": "{who} passes the stack ({n} cards) to {tgt}.",
     "stop": "{who} stops the stack.",

@@ -17,13 +17,14 @@ from typing import Any
 from ...actions import Action
 from ...bots.base import Bot, level
 from ...cards import COLORS
+from ...observation import CardDict, ExtendedObservation
 
 _COUNTERS = {"WIDOW", "REGRET", "WRB", "WPASS"}
 
 
 @level("easy", variant="extended")
 class ExtendedEasyBot(Bot):
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: ExtendedObservation) -> Action | None:  # type: ignore[override]
         legal = self.legal(obs)
         if not legal:
             return None
@@ -35,7 +36,7 @@ class ExtendedEasyBot(Bot):
         return self.rng.choice(legal)
 
 
-def _value(card: dict[str, Any]) -> float:
+def _value(card: CardDict) -> float:
     """How much a card is worth keeping (higher: keep)."""
     rank = card["rank"]
     if rank in _COUNTERS:
@@ -49,7 +50,7 @@ def _value(card: dict[str, Any]) -> float:
 
 @level("normal", variant="extended")
 class ExtendedNormalBot(Bot):
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: ExtendedObservation) -> Action | None:  # type: ignore[override]
         legal = self.legal(obs)
         if not legal:
             return None
@@ -65,7 +66,7 @@ class ExtendedNormalBot(Bot):
         return choice if choice in legal else legal[0]
 
     # -- helpers ---------------------------------------------------------------------------
-    def _card(self, a: Action) -> dict[str, Any]:
+    def _card(self, a: Action) -> CardDict:
         return self.hand[a.card]
 
     def _best_color(self, exclude: int | None = None) -> str:
@@ -79,17 +80,17 @@ class ExtendedNormalBot(Bot):
                 and self._card(a)["rank"] in order and a.color is None]
         return min(opts, key=lambda a: order[self._card(a)["rank"]]) if opts else None
 
-    def _weakest_rival(self, obs: dict[str, Any]) -> int | None:
+    def _weakest_rival(self, obs: ExtendedObservation) -> int | None:
         me = obs["me"]
         rivals = [(p["cards"], i) for i, p in enumerate(obs["players"]) if i != me and not p["out"]]
         return min(rivals)[1] if rivals else None
 
     # -- phases ----------------------------------------------------------------------------
-    def _direction(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _direction(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         # Let the player with more cards go next (they are less of a threat).
         return max(legal, key=lambda a: obs["players"][a.target]["cards"])
 
-    def _judge(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _judge(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         e = obs["pending"]
         stacks = [a for a in legal if a.kind == "play" and self._card(a)["rank"] not in _COUNTERS]
         if e["kind"] == "draw":
@@ -121,7 +122,7 @@ class ExtendedNormalBot(Bot):
                 return c
         return Action("accept")
 
-    def _react(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _react(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         e = obs["interaction"]["effect"]
         mine = len(self.hand)
         theirs = obs["players"][e["by"]]["cards"]
@@ -133,7 +134,7 @@ class ExtendedNormalBot(Bot):
                 return c
         return Action("accept")
 
-    def _attach(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _attach(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         opts = [a for a in legal if a.kind == "attach"]
         if opts:
             worst = min(opts, key=lambda a: _value(self._card(a)))
@@ -141,19 +142,19 @@ class ExtendedNormalBot(Bot):
                 return worst
         return Action("send")
 
-    def _duel(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _duel(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         # Colours are drawn in proportion to the cards still unseen: avoid black, prefer ours least held.
         seen = Counter((c["color"] or "black") for c in list(self.hand.values()) + obs["discard"])
         total = {"black": 16}
         return max(legal, key=lambda a: total.get(a.color, 34) - seen.get(a.color, 0))
 
-    def _discard(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _discard(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         return min(legal, key=lambda a: _value(self._card(a)))
 
-    def _keep(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _keep(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         return min(legal, key=lambda a: int(self._card(a)["rank"]))
 
-    def _grenade(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _grenade(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind in ("play", "camo") and a.color is not None]
         if plays:
             # Name a colour we hold least of: the next player is the one who must answer it.
@@ -161,19 +162,19 @@ class ExtendedNormalBot(Bot):
             return min(plays, key=lambda a: (a.kind == "camo", counts.get(a.color, 0), _value(self._card(a))))
         return self._counter(legal, {}) or legal[0]
 
-    def _c4(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _c4(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind == "play" and self._card(a)["rank"].isdigit()]
         if plays:
             return max(plays, key=lambda a: (int(self._card(a)["rank"]) > 0, -_value(self._card(a))))
         return self._counter(legal, {}) or Action("explode")
 
-    def _argue(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _argue(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind == "play" and self._card(a)["rank"].isdigit()]
         if plays:
             return min(plays, key=lambda a: int(self._card(a)["rank"]))
         return self._counter(legal, {}) or Action("refuse")
 
-    def _main(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _main(self, obs: ExtendedObservation, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind in ("play", "camo")]
         nxt_cards = self._next_cards(obs)
         best: tuple[float, Action] | None = None
@@ -219,7 +220,7 @@ class ExtendedNormalBot(Bot):
         return Action("pass")
 
     @staticmethod
-    def _next_cards(obs: dict[str, Any]) -> int:
+    def _next_cards(obs: ExtendedObservation) -> int:
         players = obs["players"]
         n = len(players)
         me = obs["me"]

@@ -122,8 +122,16 @@ def _play(e: Event, who: str, tgt: str) -> str:
 
 
 def _flip(e: Event, who: str, tgt: str) -> str:
+    if not e.cards:  # the pile holds nothing that could come up (a reshuffle would repeat it)
+        if e.reason == "unstick":
+            return "Nobody could move, and no coloured card can come up from the pile: the last card stays."
+        if e.reason == "number":
+            return f"No number card can come up from the pile for {who}."
+        return f"No card is left to turn up for {who}."
     card = cards_words(e)
     if e.reason == "unstick":
+        if e.color is None:
+            return f"Nobody could move: {card} is turned up (black: it cannot be the last card)."
         return f"Nobody could move: {card} is turned up as the new last card."
     return f"{who} turns up {card}."
 
@@ -222,6 +230,7 @@ WORDS: dict[str, Any] = {
     "reset": lambda e, who, tgt: f"{who} is reset: {_n(e.count)} discarded, a fresh hand drawn.",
     "reveal": lambda e, who, tgt: f"The cards riding on it turn face up: {cards_words(e)}.",
     "skip": lambda e, who, tgt: f"{who} is stunned by 禁: no draw, no play this turn.",
+    "swap": "{who} swaps hands with {tgt}.",
     "stack": lambda e, who, tgt: (f"{who} passes the {'transfer' if e.reason == 'transfer' else 'draw effect'} "
                                   f"on with {cards_words(e)}."),
     "win": lambda e, who, tgt: f"{who} goes out and scores {_n(e.points or 0, 'point')}!",

@@ -10,19 +10,19 @@ the target it takes whatever points it can.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ...actions import Action
 from ...bots.base import Bot, level
+from ...observation import CardDict, WildRawzObservation
 
 _CLASSES = {"trump": 5, "trump_number": 4}
 
 
-def _num(card: dict[str, Any]) -> int:
+def _num(card: CardDict) -> int:
     return int(card["rank"]) if card["rank"].isdigit() else 0
 
 
-def _strength(card: dict[str, Any], trump: dict[str, Any], lead: str | None) -> tuple[int, int]:
+def _strength(card: CardDict, trump: CardDict, lead: str | None) -> tuple[int, int]:
     value = int(card["rank"]) if card["rank"].isdigit() else -1
     if card["rank"] == trump["rank"]:
         return (5, 0) if card["color"] == trump["color"] else (4, 0)
@@ -35,7 +35,7 @@ def _strength(card: dict[str, Any], trump: dict[str, Any], lead: str | None) -> 
 
 @level("normal", variant="wildrawz")
 class WildRawzNormalBot(Bot):
-    def choose(self, obs: dict[str, Any]) -> Action | None:
+    def choose(self, obs: WildRawzObservation) -> Action | None:  # type: ignore[override]
         legal = self.legal(obs)
         if not legal or obs["current"] != obs["me"]:
             return None
@@ -44,13 +44,13 @@ class WildRawzNormalBot(Bot):
         return self._trick(obs, legal)
 
     # -- the trump draft ---------------------------------------------------------------
-    def _draft(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _draft(self, obs: WildRawzObservation, legal: list[Action]) -> Action:
         hand = obs["hand"]
         row = {c["id"]: c for c in obs["row"]}
         colors = Counter(c["color"] for c in hand)
         ranks = Counter(c["rank"] for c in hand)
 
-        def as_trump(card: dict[str, Any], mine: list[dict[str, Any]]) -> float:
+        def as_trump(card: CardDict, mine: list[CardDict]) -> float:
             # How good would this card be for us as the round's trump?
             return sum(1 for c in mine if c["color"] == card["color"]) + 2 * sum(
                 1 for c in mine if c["rank"] == card["rank"])
@@ -66,7 +66,7 @@ class WildRawzNormalBot(Bot):
         return Action("take", best["id"])
 
     # -- tricks ---------------------------------------------------------------------------
-    def _trick(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _trick(self, obs: WildRawzObservation, legal: list[Action]) -> Action:
         me = obs["me"]
         trump = obs["trump"]
         lead = obs["lead_color"]

@@ -11,9 +11,10 @@ from typing import Any
 from ...actions import Action, play_action
 from ...cards import COLORS, Card
 from ...errors import IllegalAction
-from ...events import Event
+from ...events import COMMON_WORDS, Event, register_words
 from ...game import Game
 from ...registry import register
+from ...setup import begin
 
 ROW_SIZE = {3: 7, 4: 9}
 """Number cards turned face up for the trump draft."""
@@ -107,24 +108,12 @@ class WildRawzGame(Game):
         (``[player, notation]``), ``leader``, ``current``, ``won``, ``left``,
         ``scores``, ``round``. Every card not named is set aside face up.
         """
-        known = {"hands", "row", "trump", "trick", "leaver", "leader", "current", "won", "left",
-                 "scores", "round"}
-        unknown = set(setup) - known
-        if unknown:
-            raise ValueError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
+        pool, take = begin(self, setup, {"hands", "row", "trump", "trick", "leaver", "leader", "current",
+                                         "won", "left", "scores", "round"})
         n = self.num_players
-        pool = self._card_pool()
-
-        def take(text: str) -> Card:
-            return self._take_setup_card(pool, text)
-
         if "round" in setup:
             self.round = int(setup["round"])
             self.dealer = (n - 1 + self.round) % n
-        hands = setup.get("hands", [[] for _ in range(n)])
-        if len(hands) != n:
-            raise ValueError(f"setup 'hands' needs {n} lists, one per player")
-        self.hands = [[take(t) for t in h] for h in hands]
         self.row = [take(t) for t in setup.get("row", [])]
         if "trump" in setup:
             self.trump = take(setup["trump"])
@@ -338,6 +327,16 @@ class WildRawzGame(Game):
         winners = self.match_winners
         return winners[0] if len(winners) == 1 else None
 
+    def _inconsistencies(self) -> list[str]:
+        out = []
+        if (self.trump is None) != (self.phase == "draft"):
+            out.append(f"phase {self.phase} with trump {self.trump}")
+        played = {p for p, _ in self.trick} | ({self.leaver[0]} if self.leaver else set())
+        sizes = {len(h) + (q in played) for q, h in enumerate(self.hands)}
+        if self.phase == "trick" and len(sizes) > 1:
+            out.append(f"hands differ by more than this trick's card: {[len(h) for h in self.hands]}")
+        return out
+
     # -- views and state ---------------------------------------------------------------
     def _observe_public(self, obs: dict[str, Any]) -> None:
         obs.update({
@@ -403,3 +402,23 @@ class WildRawzGame(Game):
         if self.over and self.match_over:
             raise IllegalAction("the match is over: the start marker has gone round the table twice")
         return super().next_round()
+
+
+def _round_over(e: Event, who: str, tgt: str) -> str:
+    if e.reason == "bonus":
+        return f"{who} scores {e.points} points this round (5 of them for hitting the target)."
+    if e.reason == "score":
+        return f"{who} scores {e.points} points this round."
+    return COMMON_WORDS["round_over"].format(who=who, points=e.points)  # a shedding game's round
+
+
+register_words("wildrawz", {
+    "row": "Face up for the trump draft: {cards}.",
+    "aside": "Set aside face up: {cards}.",
+    "take": lambda e, who, tgt: f"{who} takes {e.cards[0].name} from the row.",
+    "trump": lambda e, who, tgt: f"Trump: {e.cards[0].name} ({e.color} and every {e.cards[0].rank}).",
+    "leave": "{who} leaves the trick with {cards}.",
+    "trick": lambda e, who, tgt: f"{who} wins the trick" + (f"; {tgt} left it and leads next." if tgt
+                                                            else " and leads next."),
+    "round_over": _round_over,
+}, plain=True)

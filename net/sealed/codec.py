@@ -1,0 +1,88 @@
+"""Cards as points: each card of a deck is a point of the group, and a point that is no card is caught.
+
+Card ``i`` of a deck (its id in ``core``'s deck, ``0 <= i < n``) is
+``hash_to_point(TAG, deck_tag, i)``: points nobody knows the logarithm of,
+to the base or to each other. That matters: were cards ``i*G``, a party
+could test which masked card is which by comparing multiples. Each id gets
+its own point (not each face) so a copy of a card cannot pass for its twin.
+
+A :class:`CardCodec` holds one deck's table; :meth:`CardCodec.restrict`
+gives the codec of one epoch (a reshuffle holds only the discards), and
+decoding a point that is not one of its cards raises :class:`NotACard`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+from .group import hash_to_point
+
+TAG_CARD = b"uno-tui/sealed/card/v1"
+
+
+class NotACard(ValueError):
+    """A point that is not a card of the epoch's deck."""
+
+
+@lru_cache(maxsize=8)
+def _table(deck_tag: bytes, n: int) -> tuple[bytes, ...]:
+    return tuple(hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n))
+
+
+@lru_cache(maxsize=8)
+def _index(deck_tag: bytes, n: int) -> dict[bytes, int]:
+    return {p: i for i, p in enumerate(_table(deck_tag, n))}
+
+
+class CardCodec:
+    """The points of a deck's cards, by id, and the way back.
+
+    ``deck_tag`` separates decks (the variant's name and options, say) so a
+    table built for one deck never decodes another's points; ``ids`` are the
+    cards this codec accepts (all ``range(n)`` by default).
+    """
+
+    def __init__(self, n: int, deck_tag: bytes = b"", ids: Iterable[int] | None = None) -> None:
+        if n < 1:
+            raise ValueError("a deck has at least one card")
+        self.n = n
+        self.deck_tag = deck_tag
+        self.points: tuple[bytes, ...] = _table(deck_tag, n)
+        """The point of card ``i`` at index ``i``, for every card of the deck."""
+        self.ids: tuple[int, ...] = tuple(sorted(set(range(n) if ids is None else ids)))
+        """The cards this codec accepts, in increasing order."""
+        if self.ids and not 0 <= self.ids[0] <= self.ids[-1] < n:
+            raise ValueError(f"card ids must be in range({n})")
+        self._by_point = {self.points[i]: i for i in self.ids}
+        self._accepted = frozenset(self.ids)
+        self._any = _index(deck_tag, n)
+
+    def restrict(self, ids: Iterable[int]) -> "CardCodec":
+        """The codec of the same deck accepting only ``ids``."""
+        return CardCodec(self.n, self.deck_tag, ids)
+
+    def encode(self, card_id: int) -> bytes:
+        if card_id not in self._accepted:
+            raise NotACard(f"card id {card_id} is not in this deck")
+        return self.points[card_id]
+
+    def decode(self, point: bytes) -> int:
+        """The id of the card ``point`` encodes; :class:`NotACard` if it encodes none of this codec's."""
+        cid = self._by_point.get(point)
+        if cid is None:
+            other = self._any.get(point)
+            if other is not None:
+                raise NotACard(f"card id {other} is not one of the cards of this epoch")
+            raise NotACard("the point is no card of the deck")
+        return cid
+
+    def any_card(self, point: bytes) -> int | None:
+        """The id of the deck's card ``point`` encodes, whether or not this codec accepts it; else None."""
+        return self._any.get(point)
+
+    def __contains__(self, point: object) -> bool:
+        return point in self._by_point
+
+    def __len__(self) -> int:
+        return len(self.ids)

@@ -1,0 +1,161 @@
+"""The ``uno-tui`` command line: version, help, argument errors, completion, simulate's progress, the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import socket
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from net import BotClient, discovery
+from net.commands import run_headless_host
+from net.testing import start_host
+from uno_tui import cli
+from uno_tui.cli import main
+
+COMMANDS = ("play", "simulate", "host", "join", "bot", "audit", "completion")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.strip() == f"uno-tui {cli.version()}"
+    assert cli.version() not in ("", "unknown")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_a_description(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([command, "--help"], capsys)
+    assert code == 0
+    # The description is the paragraph between the usage and the arguments.
+    body = out.split("\n\n")[1]
+    assert not body.startswith(("options:", "positional arguments:")) and len(body.split()) >= 6, body
+
+
+def test_host_help_lists_the_variants_and_says_what_name_does(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["host", "--help"], capsys)
+    assert "{classic,diez,extended,nomercy,wildrawz}" in out
+    flat = " ".join(out.split())
+    assert "--name NAME your name at the table, and the table's name on the LAN" in flat
+    for command in ("join", "bot", "play"):
+        _, out, _ = run([command, "--help"], capsys)
+        assert "name at the table" in " ".join(out.split()), command
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_a_bad_port_is_an_argument_error(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["host", "--port", port, "--headless"], capsys)
+    assert code == 2
+    assert "--port" in err and "Traceback" not in err
+
+
+def test_a_bad_port_exits_2_without_a_traceback_as_a_process() -> None:
+    done = subprocess.run([sys.executable, "-m", "uno_tui.cli", "host", "--port", "99999"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "99999 is not a port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = run_headless_host(port=port, bind="127.0.0.1", mdns=False, save=str(tmp_path / "h.save"))
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in err and "--port" in err
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_know_the_commands_and_choices(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["completion", shell], capsys)
+    assert code == 0
+    for word in ("play", "simulate", "host", "join", "variant", "nomercy", "resume"):
+        assert word in out, (shell, word)
+
+
+def test_simulate_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setattr(cli, "PROGRESS_FROM", 5)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert main(["simulate", "--games", "6", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "6 games" in out  # the results, on stdout as before
+    assert "simulating" in screen.getvalue() and "/6" in screen.getvalue()
+
+
+def test_simulate_prints_no_progress_into_a_pipe(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "PROGRESS_FROM", 1)
+    assert main(["simulate", "--games", "3", "--players", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "simulating" not in out + err
+
+
+async def test_the_bot_reports_its_seat_and_the_result() -> None:
+    host = await start_host(seats=2, bots=1, rounds=1, seed=5)
+    said: list[str] = []
+    try:
+        bot = BotClient(("127.0.0.1", host.port), "Robo", seed=1)
+        bot.report = said.append
+        assert await asyncio.wait_for(bot.run(), 20) == 0
+    finally:
+        await host.close()
+    seat = bot.client.seat
+    assert seat is not None
+    assert said[0].startswith(f"took seat {seat + 1} as Robo at 127.0.0.1:{host.port}"), said
+    assert said[-1].startswith("the rounds are played; scores: "), said
+    assert f"Robo {host.game.scores[seat]}" in said[-1], said
+
+
+def test_lan_discovery_advertises_only_an_address_the_host_listens_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert discovery.lan_address("127.0.0.1")[0] is None
+    assert "only this machine" in discovery.lan_address("127.0.0.1")[1]
+    assert discovery.lan_address("::1")[0] is None
+    assert discovery.lan_address("localhost")[0] is None
+    assert discovery.lan_address("192.168.1.20") == ("192.168.1.20", "")
+    monkeypatch.setattr(discovery, "local_ip", lambda: "10.1.2.3")
+    assert discovery.lan_address("0.0.0.0") == ("10.1.2.3", "")
+    monkeypatch.setattr(discovery, "local_ip", lambda: "127.0.0.1")
+    assert discovery.lan_address("0.0.0.0")[0] is None
+
+
+def test_a_headless_host_on_loopback_does_not_advertise(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    advertised: list[Any] = []
+
+    async def advertise(*args: Any, **kwargs: Any) -> tuple[None, str]:
+        advertised.append((args, kwargs))
+        return None, "advertised"
+
+    monkeypatch.setattr(discovery, "advertise", advertise)
+    # Nobody joins: the host would wait in its lobby for ever, so it is made to stop at once.
+    from net import host as host_module
+
+    async def wait_briefly(self: Any) -> None:
+        await asyncio.sleep(0.05)
+
+    monkeypatch.setattr(host_module.Host, "wait_finished", wait_briefly)
+    assert run_headless_host(port=0, bind="127.0.0.1", save=str(tmp_path / "h.save")) == 0
+    out = capsys.readouterr().out
+    assert advertised == []
+    assert "LAN discovery is off: the table listens on 127.0.0.1" in out

@@ -1,0 +1,129 @@
+"""The group, the proofs and the card codec of the sealed deal, and what libsodium checks (pinned here)."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from net.sealed import group as g
+from net.sealed.codec import CardCodec, NotACard
+from net.sealed.proofs import check_dleq, check_key, prove_dleq, prove_key
+
+# A point of order 8 (from libsodium's own list of small-order encodings); the test checks its order.
+T8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+
+
+def point() -> bytes:
+    return g.base(g.random_scalar())
+
+
+def test_the_torsion_point_has_order_eight() -> None:
+    t2 = g.add(T8, T8)
+    t4 = g.add(t2, t2)
+    assert T8 != g.IDENTITY and t2 != g.IDENTITY and t4 != g.IDENTITY
+    assert g.add(t4, t4) == g.IDENTITY
+
+
+def test_libsodium_refuses_small_order_and_torsion_in_checks_and_products() -> None:
+    P = point()
+    marked = g.add(P, T8)  # addition does not check the subgroup: this is what a cheater could send
+    assert g.is_point(P)
+    for bad in (T8, g.IDENTITY, marked, g.add(T8, T8), bytes(32), b"\xec" + b"\xff" * 30 + b"\x7f"):
+        assert not g.is_point(bad)
+        with pytest.raises(g.BadPoint):
+            g.check(bad)
+        with pytest.raises(g.BadPoint):
+            g.mul(g.random_scalar(), bad)
+    # The mark survives adding subgroup points, so only a check finds it.
+    assert not g.is_point(g.add(marked, point()))
+    assert g.sub(marked, T8) == P
+
+
+def test_non_canonical_and_off_curve_encodings_are_refused() -> None:
+    off = None
+    while off is None:  # about half of all 32-byte strings decode to no point of the curve
+        b = secrets.token_bytes(31) + bytes([secrets.randbelow(128)])
+        try:
+            g.add(b, g.G)
+        except g.BadPoint:
+            off = b
+    assert not g.is_point(off)
+    # y = p + 1 is a non-canonical spelling of y = 1 (the identity).
+    noncanon = (2**255 - 19 + 1).to_bytes(32, "little")
+    assert not g.is_point(noncanon)
+    with pytest.raises(g.BadPoint):
+        g.mul(g.random_scalar(), noncanon)
+
+
+def test_zero_scalars_are_refused() -> None:
+    with pytest.raises(g.BadScalar):
+        g.base(bytes(32))
+    with pytest.raises(g.BadPoint):
+        g.mul(bytes(32), g.G)
+    with pytest.raises(g.BadScalar):
+        g.check_scalar(g.scalar(0))
+    with pytest.raises(g.BadScalar):
+        g.check_scalar(g.L.to_bytes(32, "little"))
+
+
+def test_hash_to_point_is_in_the_group_and_deterministic() -> None:
+    a = g.hash_to_point(b"t", b"1")
+    assert g.is_point(a) and a == g.hash_to_point(b"t", b"1") and a != g.hash_to_point(b"t", b"2")
+    assert g.hash_to_point(b"t", b"ab", b"c") != g.hash_to_point(b"t", b"a", b"bc")
+
+
+def test_a_key_proof_holds_only_for_its_key_and_context() -> None:
+    x = g.random_scalar()
+    X = g.base(x)
+    proof = prove_key(b"ctx", x, X)
+    assert check_key(b"ctx", X, proof)
+    assert not check_key(b"other", X, proof)
+    assert not check_key(b"ctx", point(), proof)
+    assert not check_key(b"ctx", X, proof[:32] + g.random_scalar())
+    assert not check_key(b"ctx", g.add(X, T8), proof)
+    assert not check_key(b"ctx", X, b"short")
+
+
+def test_an_equal_log_proof_holds_only_for_its_statement() -> None:
+    x = g.random_scalar()
+    H = point()
+    X, Y = g.base(x), g.mul(x, H)
+    proof = prove_dleq(b"ctx", x, None, X, H, Y)
+    assert check_dleq(b"ctx", None, X, H, Y, proof)
+    assert not check_dleq(b"ctx2", None, X, H, Y, proof)
+    assert not check_dleq(b"ctx", None, X, H, g.add(Y, g.G), proof)
+    assert not check_dleq(b"ctx", None, X, H, g.add(Y, T8), proof)  # a torsion-marked share
+    # Another x for the second log: no proof made with either x verifies.
+    Y2 = g.mul(g.random_scalar(), H)
+    assert not check_dleq(b"ctx", None, X, H, Y2, prove_dleq(b"ctx", x, None, X, H, Y2))
+    # With an explicit first base too.
+    G1 = point()
+    assert check_dleq(b"c", G1, g.mul(x, G1), H, Y, prove_dleq(b"c", x, G1, g.mul(x, G1), H, Y))
+
+
+def test_cards_encode_and_decode_and_a_stranger_is_no_card() -> None:
+    codec = CardCodec(108, b"classic")
+    assert len(set(codec.points)) == 108
+    assert all(codec.decode(codec.encode(i)) == i for i in range(108))
+    with pytest.raises(NotACard):
+        codec.decode(point())
+    sub = codec.restrict([3, 5, 8])
+    assert sub.decode(codec.encode(5)) == 5
+    with pytest.raises(NotACard, match="not one of the cards of this epoch"):
+        sub.decode(codec.encode(4))
+    with pytest.raises(NotACard):
+        sub.encode(4)
+    # Another deck's table decodes none of these points.
+    assert not any(p in CardCodec(108, b"nomercy") for p in codec.points)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=1, max_value=2**252), st.integers(min_value=1, max_value=2**252))
+def test_scalar_arithmetic_agrees_with_points(a: int, b: int) -> None:
+    sa, sb = g.scalar(a), g.scalar(b)
+    assert g.add(g.base(sa), g.base(sb)) == g.base(g.sadd(sa, sb)) or (a + b) % g.L == 0
+    assert g.mul(sa, g.base(sb)) == g.base(g.smul(sa, sb))
+    assert g.mul(g.sinv(sa), g.mul(sa, g.G)) == g.G

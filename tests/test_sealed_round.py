@@ -1,0 +1,450 @@
+"""Whole rounds of the sealed deal (the masking scheme) in one process, honest and with cheating participants.
+
+Each round: a first deal, a card turned up, draws mid-round, a card played
+(shown by its holder alone), a card moving between hands, a reshuffle of the
+discards, the round-end opening of secrets and the audit. The doubles are
+subclasses of :class:`net.sealed.Participant`; each cheat is caught, at once
+or at the audit, and its author named.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sealed_support import SimRound, play_round
+from test_sealed_group import T8
+
+from net.identity import Identity
+from net.sealed import (Envelope, Epoch, Fault, KeyAnnouncement, Participant, Pass, Reveal, RoundKeys, RoundSecret,
+                        open_public, verify_accusation)
+from net.sealed import group as g
+from net.sealed.envelope import seal, unseal
+from net.sealed.epoch import share_item
+from net.sealed.masking import PassKeys, mask_context
+from net.sealed.proofs import prove_dleq
+
+
+@pytest.mark.parametrize("players,cards", [(2, 108), (4, 108), (4, 168), (10, 108), (10, 170)])
+def test_a_whole_round_deals_opens_moves_reshuffles_and_audits(players: int, cards: int) -> None:
+    play_round(SimRound(players, cards))
+
+
+def test_the_relay_cannot_read_what_it_carries() -> None:
+    r = SimRound(3, 30)
+    ep = r.epoch()
+    env = r.parts[1].share_with(0, [(ep.number, 0)])
+    with pytest.raises(Fault) as caught:  # participant 2's box key (or the host's) does not open it
+        unseal(r.keys, r.secrets[2].box_public, r.secrets[2].box_secret, env)
+    assert caught.value.code == "envelope"
+    body, _sig = unseal(r.keys, r.secrets[0].box_public, r.secrets[0].box_secret, env)
+    assert msgpack.unpackb(body)["to"] == 0
+    # A card needs every participant's key: two of three open nothing.
+    with pytest.raises(Fault, match="lacks the keys"):
+        open_public(ep, 5, [it for p in r.parts[:2] for it in p.public_shares([(0, 5)])])
+
+
+def test_an_envelope_for_someone_else_or_altered_on_the_way_is_refused() -> None:
+    r = SimRound(3, 30)
+    ep = r.epoch()
+    env = r.parts[1].share_with(0, [(ep.number, 0)])
+    with pytest.raises(Fault) as caught:
+        r.parts[2].receive(Envelope(env.sender, 2, env.box))
+    assert caught.value.code == "envelope"
+    with pytest.raises(Fault) as caught:
+        r.parts[0].receive(Envelope(1, 0, env.box[:-1] + bytes([env.box[-1] ^ 1])))
+    assert caught.value.code == "envelope" and caught.value.culprit == 1
+    with pytest.raises(Fault) as caught:  # sealed by 1, claimed to come from 2: the signature inside is 1's
+        r.parts[0].receive(Envelope(2, 0, env.box))
+    assert caught.value.code == "envelope"
+
+
+def test_a_participant_restarts_from_its_saved_secret_and_the_log() -> None:
+    r = SimRound(4, 40)
+    ep = r.epoch()
+    hands = r.deal_round(ep.number, 3)
+    saved = r.secrets[2].to_bytes()
+    before = dict(r.parts[2].cards)
+    # The process dies; a new one loads the secret and reads the log again.
+    reborn = Participant(RoundSecret.from_bytes(saved), r.keys, r.identities[2])
+    reborn.add_epoch(Epoch.from_wire(r.keys, r.codec, msgpack.unpackb(msgpack.packb(ep.to_wire()))))
+    for env in r.envelopes:
+        if env.to == 2:
+            reborn.receive(env)
+    assert reborn.cards == before and set(before) == set(hands[2])
+    # It goes on: its keys still open cards for the others, and it opens new ones.
+    r.parts[2] = reborn
+    reborn.add_epoch(r.epochs[0])
+    slot = r.take(0)[0]
+    assert r.deal(0, [slot])[slot] == r.deal(2, [slot])[slot]
+    r.audit()
+
+
+def test_a_saved_secret_is_checked_when_loaded() -> None:
+    with pytest.raises(ValueError):
+        RoundSecret.from_bytes(b"\xc1")
+    with pytest.raises(ValueError):
+        RoundSecret.from_bytes(msgpack.packb({"v": 99}))
+
+
+def test_a_participant_never_shuffles_one_epoch_twice_over_different_decks() -> None:
+    r = SimRound(2, 12)
+    ep = Epoch.of_cards(r.keys, 0, r.codec, r.pids)
+    r.parts[0].add_epoch(ep)
+    first = r.parts[0].shuffle(0)
+    assert r.parts[0].shuffle(0).deck == first.deck  # the same deck again: the same pass (a restart)
+    saved = RoundSecret.from_bytes(r.secrets[0].to_bytes())
+    assert saved.passes == r.secrets[0].passes
+    # A relay shows the restarted participant another history for the same epoch: it refuses.
+    other = Epoch(r.keys, 0, list(reversed(ep.input)), r.pids, r.codec)
+    again = Participant(saved, r.keys, r.identities[0])
+    again.add_epoch(other)
+    with pytest.raises(Fault, match="already shuffled"):
+        again.shuffle(0)
+
+
+def test_the_wire_forms_round_trip() -> None:
+    r = SimRound(2, 12)
+    ep = r.epoch()
+    for p in ep.passes:
+        assert Pass.from_wire(msgpack.unpackb(msgpack.packb(p.to_wire())), ep.n) == p
+    a = r.secrets[0].announce()
+    assert KeyAnnouncement.from_wire(msgpack.unpackb(msgpack.packb(a.to_wire()))) == a
+    env = r.parts[0].share_with(1, [(0, 3)])
+    assert Envelope.from_wire(msgpack.unpackb(msgpack.packb(env.to_wire()))) == env
+    rv = r.secrets[1].reveal()
+    assert Reveal.from_wire(msgpack.unpackb(msgpack.packb(rv.to_wire()))) == rv
+    assert Epoch.from_wire(r.keys, r.codec, msgpack.unpackb(msgpack.packb(ep.to_wire()))).final == ep.final
+    with pytest.raises(Fault):
+        Pass.from_wire({"kind": "mask", "by": 0, "deck": b"x" * 63}, ep.n)
+    with pytest.raises(Fault):
+        Pass.from_wire({"kind": "lock", "by": 0, "deck": b"x" * 32 * ep.n}, ep.n)
+    with pytest.raises(Fault):
+        Epoch.from_wire(r.keys, r.codec, {"e": 0})
+    with pytest.raises(Fault):
+        open_public(ep, 0, [[0, 0, 1]])
+
+
+def test_sealed_cards_put_back_into_a_pile_are_re_keyed_and_shuffled_with_public_ones() -> None:
+    r = SimRound(3, 30)
+    ep = r.epoch()
+    held = r.deal(0, r.take(0, 2))
+    start = r.turn_up(r.take(0)[0])
+    # The starting card may not start: it goes back, and the rest of the pile (sealed) is shuffled with it;
+    # player 0 also lays its two cards face down into the pile (a Mulligan).
+    rest = [(0, s) for s in range(r.next_slot[0], ep.n)] + list(held)
+    ep1 = r.epoch(ids=[start], sealed_in=rest)
+    assert ep1.kinds == ["rekey", "mask", "lock"]
+    slot = r.take(ep1.number)[0]
+    card = r.deal(1, [slot])[slot]
+    result = r.audit()
+    assert result.cards[1][slot[1]] == card
+    assert sorted(result.cards[1]) == sorted([result.cards[0][s] for s in range(3, 30)] + list(held.values())
+                                             + [start])
+
+
+def test_a_share_is_bound_to_its_slot_and_epoch() -> None:
+    r = SimRound(2, 20)
+    r.epoch()
+    r.epoch()
+    k = r.parts[1].key(0, 2)
+    with pytest.raises(Fault) as caught:  # slot 2's key passed off as slot 3's, or as epoch 1's slot 2
+        open_public(r.epochs[0], 3, [share_item(0, 3, 1, k)] + r.parts[0].public_shares([(0, 3)]))
+    assert caught.value.code == "share" and caught.value.culprit == 1
+    with pytest.raises(Fault) as caught:
+        open_public(r.epochs[1], 2, [share_item(1, 2, 1, k)] + r.parts[0].public_shares([(1, 2)]))
+    assert caught.value.code == "share"
+
+
+# -- cheating doubles ---------------------------------------------------------------------------
+def test_a_rogue_key_without_its_logarithm_is_refused_at_once() -> None:
+    game = secrets.token_bytes(16)
+    ids = [Identity.generate() for _ in range(3)]
+    secs = [RoundSecret.fresh(game, 0, p, ids[p].public) for p in range(3)]
+    honest = [s.announce() for s in secs[:2]]
+    rogue_X = g.sub(g.sub(g.base(g.random_scalar()), honest[0].X), honest[1].X)
+    a = secs[2].announce()
+    with pytest.raises(Fault) as caught:
+        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, rogue_X, a.box, a.proof)])
+    assert caught.value.code == "key" and caught.value.culprit == 2
+    with pytest.raises(Fault) as caught:  # a key with a torsion mark is refused as a point
+        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, g.add(a.X, T8), a.box, a.proof)])
+    assert caught.value.code == "point" and caught.value.culprit == 2
+
+
+def _mask_keys(p: Participant, e: int) -> PassKeys:
+    return PassKeys(p.secret.pass_seed(e, p.epochs[e].attempt))
+
+
+class Swapper(Participant):
+    """Masks one value as card 0 instead (another copy of card 0 in the deck)."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "mask":
+            return p
+        deck = list(p.deck)
+        deck[0] = g.mul(_mask_keys(self, e).e, self.epochs[e].codec.encode(0))
+        return Pass("mask", p.author, deck, p.E, p.proof)
+
+
+class OrderFixer(Participant):
+    """Tries ElGamal's weakness: throws the deck away and masks every card afresh in the order it wants.
+    Without the earlier participants' keys its values cannot keep the sum: caught at its pass."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "mask":
+            return p
+        ep = self.epochs[e]
+        ek = _mask_keys(self, e).e
+        deck = [g.mul(ek, ep.codec.encode(i)) for i in ep.codec.ids]
+        proof = prove_dleq(mask_context(ep.ctx, len(ep.passes), self.pid), ek, None, g.base(ek),
+                           g.total(ep.current), g.total(deck))
+        return Pass("mask", p.author, deck, p.E, proof)
+
+
+class QuietSwapper(Participant):
+    """Moves a point of value from its last slot to its first, keeping the sum: both slots spoilt."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "mask":
+            return p
+        deck = list(p.deck)
+        delta = g.base(g.random_scalar())
+        deck[0], deck[-1] = g.add(deck[0], delta), g.sub(deck[-1], delta)
+        return Pass("mask", p.author, deck, p.E, p.proof)
+
+
+class KnowingSwapper(Participant):
+    """The first to mask a reshuffle sees the open cards: it turns the epoch's second card into card 0
+    (a card of the deck, held elsewhere), keeping the sum by spoiling the slot of the third."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "mask":
+            return p
+        ep = self.epochs[e]
+        keys = _mask_keys(self, e)
+        pi = keys.pi(ep.n)
+        where = {ep.codec.ids[pi[k]]: k for k in range(ep.n)}
+        one, two = ep.codec.ids[1], ep.codec.ids[2]
+        delta = g.mul(keys.e, g.sub(ep.codec.points[0], ep.codec.points[one]))
+        deck = list(p.deck)
+        deck[where[one]] = g.add(deck[where[one]], delta)
+        deck[where[two]] = g.sub(deck[where[two]], delta)
+        return Pass("mask", p.author, deck, p.E, p.proof)
+
+
+class LockCopier(Participant):
+    """The first to lock puts slot 1's value, under slot 0's key, into slot 0, so slot 0 opens to slot 1's
+    card (a later locker could not: the earlier lockers' keys differ from slot to slot). A lock pass has no
+    proof (a key per slot), so only the audit, or seeing one card twice, tells."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "lock":
+            return p
+        keys = _mask_keys(self, e)
+        deck = list(p.deck)
+        deck[0] = g.mul(g.smul(keys.k(0), g.sinv(keys.k(1))), deck[1])
+        return Pass("lock", p.author, deck, K=p.K)
+
+
+class Marker(Participant):
+    """Adds a torsion point to two values of its mask pass (cancelling in the sum)."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        if p.kind != "mask":
+            return p
+        deck = list(p.deck)
+        deck[3], deck[4] = g.add(deck[3], T8), g.sub(deck[4], T8)
+        return Pass("mask", p.author, deck, p.E, p.proof)
+
+
+@pytest.mark.parametrize("cheat", [1, 3])
+def test_a_substituted_card_is_caught_at_its_pass_and_named(cheat: int) -> None:
+    r = SimRound(4, 40, cheats={cheat: Swapper})
+    with pytest.raises(Fault) as caught:
+        r.epoch()
+    assert caught.value.code == "pass" and caught.value.culprit == cheat
+
+
+def test_a_deck_masked_afresh_in_a_chosen_order_is_caught_at_its_pass() -> None:
+    r = SimRound(3, 30, cheats={2: OrderFixer})
+    with pytest.raises(Fault) as caught:
+        r.epoch()
+    assert caught.value.code == "pass" and caught.value.culprit == 2
+
+
+def test_a_sum_keeping_change_is_caught_at_the_audit_and_named() -> None:
+    r = SimRound(4, 40, cheats={2: QuietSwapper})
+    assert r.epoch().done  # every check at the table passed
+    with pytest.raises(Fault) as caught:
+        r.audit()
+    assert caught.value.code == "substitution" and caught.value.culprit == 2
+    assert "added a non-card x2" in caught.value.reason
+
+
+def test_a_copy_of_a_card_in_the_deck_is_caught_at_once() -> None:
+    # Masking is deterministic: the first masker's copy of card 0 is the very value card 0 masks to.
+    r = SimRound(3, 30, cheats={0: KnowingSwapper})
+    with pytest.raises(Fault, match="the same value twice") as caught:
+        r.epoch()
+    assert caught.value.code == "pass" and caught.value.culprit == 0
+
+
+def test_a_chosen_card_slipped_into_a_reshuffle_is_named_at_the_audit() -> None:
+    r = SimRound(3, 30, cheats={0: KnowingSwapper})
+    r.parts[0].__class__ = Participant  # honest for the deal
+    r.epoch()
+    r.parts[0].__class__ = KnowingSwapper
+    r.epoch(ids=list(range(5, 15)))  # the discards; card 0 is elsewhere
+    with pytest.raises(Fault) as caught:
+        r.audit()
+    assert caught.value.code == "substitution" and caught.value.culprit == 0
+    assert caught.value.reason.endswith("added a non-card, card 0; lost card 6, card 7")
+
+
+def test_a_spoilt_slot_is_caught_when_it_is_opened() -> None:
+    r = SimRound(2, 20, cheats={1: QuietSwapper})
+    ep = r.epoch()
+    # Nobody masks after participant 1, so its spoilt values sit in final slots 0 and n-1.
+    with pytest.raises(Fault) as caught:
+        r.turn_up((ep.number, ep.n - 1))
+    assert caught.value.code == "card"
+    with pytest.raises(Fault) as caught:
+        r.deal(0, [(ep.number, 0)])
+    assert caught.value.code == "card"
+
+
+def test_a_card_copied_in_a_lock_pass_is_named_at_the_audit() -> None:
+    r = SimRound(3, 30, cheats={0: LockCopier})
+    ep = r.epoch()
+    a, b = r.turn_up((ep.number, 0)), r.turn_up((ep.number, 1))
+    assert a == b  # the copy opens; a card seen twice is noticed by whoever sees both
+    with pytest.raises(Fault) as caught:
+        r.audit()
+    assert caught.value.code == "substitution" and caught.value.culprit == 0
+    assert f"added card {a}; lost card " in caught.value.reason
+
+
+def test_a_torsion_mark_is_caught_before_the_epoch_is_trusted() -> None:
+    r = SimRound(4, 40, cheats={1: Marker})
+    with pytest.raises(Fault) as caught:
+        r.epoch()
+    assert caught.value.code == "point" and caught.value.culprit == 1
+    # Not checked as it arrives: the next participant's own multiplication refuses it, naming its author.
+    r2 = SimRound(4, 40, cheats={1: Marker})
+    with pytest.raises(Fault) as caught:
+        r2.epoch(points=False)
+    assert caught.value.code == "point" and caught.value.culprit == 1
+
+
+def test_a_pass_out_of_turn_of_the_wrong_kind_or_size_is_refused() -> None:
+    r = SimRound(3, 20)
+    ep = Epoch.of_cards(r.keys, 0, r.codec, r.pids)
+    for p in r.parts:
+        p.add_epoch(ep)
+    p0 = r.parts[0].shuffle(0)
+    for bad in (Pass("mask", 1, p0.deck, p0.E, p0.proof), Pass("lock", 0, p0.deck, K=p0.deck),
+                Pass("mask", 0, p0.deck[:-1], p0.E, p0.proof)):
+        with pytest.raises(Fault) as caught:
+            ep.add_pass(bad)
+        assert caught.value.code == "pass"
+    ep.add_pass(p0)
+    with pytest.raises(Fault) as caught:  # a pass replayed at another position fails its proof
+        ep.add_pass(Pass("mask", 1, p0.deck, p0.E, p0.proof))
+    assert caught.value.code == "pass"
+
+
+class BadSharer(Participant):
+    """Sends a slot key that is not its own."""
+
+    def key(self, e: int, slot: int) -> bytes:
+        return g.random_scalar()
+
+
+class Forwarder(Participant):
+    """Hands a card over with a key it made up for another participant."""
+
+    def hand_over(self, to: int, slots):  # type: ignore[no-untyped-def]
+        items = [share_item(e, s, self.pid, self.key(e, s)) for e, s in slots]
+        items += [share_item(e, s, a, g.random_scalar()) for e, s in slots for a in self.received[(e, s)] if a != to]
+        return seal(self.signer, self.keys, self.pid, to, items)
+
+
+def _bad(r: SimRound):  # type: ignore[no-untyped-def]
+    return lambda it: not r.epochs[it[0]].check_share(it[1], it[2], it[3])
+
+
+def test_a_bad_share_is_caught_at_once_and_the_accusation_is_checked_by_everyone() -> None:
+    r = SimRound(4, 40, cheats={3: BadSharer})
+    ep = r.epoch()
+    env = r.parts[3].share_with(0, [(ep.number, 0)])
+    with pytest.raises(Fault) as caught:
+        r.parts[0].receive(env)
+    assert caught.value.code == "share" and caught.value.culprit == 3
+    # Player 0 publishes the opened body and signature; anyone checks them.
+    body, sig = unseal(r.keys, r.secrets[0].box_public, r.secrets[0].box_secret, env)
+    fault = verify_accusation(r.keys, 3, body, sig, _bad(r))
+    assert fault is not None and fault.culprit == 3
+    good = r.parts[1].share_with(0, [(ep.number, 0)])
+    body, sig = unseal(r.keys, r.secrets[0].box_public, r.secrets[0].box_secret, good)
+    assert verify_accusation(r.keys, 1, body, sig, _bad(r)) is None  # nothing to show against an honest one
+    with pytest.raises(Fault) as caught:
+        open_public(ep, 1, [it for p in r.parts for it in p.public_shares([(0, 1)])])
+    assert caught.value.code == "share" and caught.value.culprit == 3
+
+
+def test_a_card_handed_over_with_a_forged_key_is_caught_and_the_giver_named() -> None:
+    r = SimRound(3, 30, cheats={0: Forwarder})
+    ep = r.epoch()
+    slot = r.take(ep.number)[0]
+    r.deal(0, [slot])
+    with pytest.raises(Fault) as caught:
+        r.move(0, 1, slot)
+    assert caught.value.code == "share" and caught.value.culprit == 0
+
+
+def test_a_bad_envelope_unnoticed_at_the_table_is_named_at_the_audit() -> None:
+    r = SimRound(3, 30, cheats={2: BadSharer})
+    ep = r.epoch()
+    r.envelopes.append(r.parts[2].share_with(0, [(ep.number, 4)]))  # relayed, never opened at the table
+    with pytest.raises(Fault) as caught:
+        r.audit()
+    assert caught.value.code == "share" and caught.value.culprit == 2
+
+
+def test_a_withheld_or_false_secret_at_round_end_is_named() -> None:
+    r = SimRound(4, 40)
+    r.epoch()
+    reveals = r.reveals()
+    with pytest.raises(Fault) as caught:
+        r.audit([x for x in reveals if x.pid != 2])
+    assert caught.value.code == "withheld" and caught.value.culprit == 2
+    with pytest.raises(Fault) as caught:
+        r.audit([x if x.pid != 1 else Reveal(1, secrets.token_bytes(32)) for x in reveals])
+    assert caught.value.code == "reveal" and caught.value.culprit == 1
+    r.audit(reveals)
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(min_value=1, max_value=4), cards=st.integers(min_value=2, max_value=14),
+       data=st.data())
+def test_any_sequence_of_openings_gives_each_card_once(players: int, cards: int, data: st.DataObject) -> None:
+    r = SimRound(players, cards)
+    ep = r.epoch()
+    seen: dict[int, int] = {}
+    for s in range(ep.n):
+        if players > 1 and data.draw(st.booleans()):
+            seen[s] = r.deal(data.draw(st.sampled_from(r.pids)), [(0, s)])[(0, s)]
+        else:
+            seen[s] = r.turn_up((0, s))
+    assert sorted(seen.values()) == list(range(cards))
+    assert r.audit().cards[0] == [seen[s] for s in range(ep.n)]
