@@ -91,8 +91,10 @@ class BotClient:
                     self.links.append(msg["state"])
                 if kind == "update" and obs_seat(client) is not None:
                     # What this seat was shown (the host already hid the rest); the hard bot remembers.
+                    observe = getattr(self.bot, "observe", None)  # a bot that decides on views alone has none
                     try:
-                        self.bot.observe(obs_seat(client), [Event.from_dict(e) for e in msg.get("events", ())])
+                        if observe is not None:
+                            observe(obs_seat(client), [Event.from_dict(e) for e in msg.get("events", ())])
                     except Exception:  # events it cannot read (a host may send anything): it forgets, not fails
                         log.warning("the bot could not read the host's events", exc_info=True)
                 if kind == "end":
@@ -123,7 +125,7 @@ class BotClient:
                     if not client.messages.empty():
                         continue
                 try:
-                    if self.bot.level == "hard":  # a search takes a while: keep the link answering meanwhile
+                    if getattr(self.bot, "level", None) == "hard":  # a search takes a while: keep the link answering meanwhile
                         action = await asyncio.to_thread(self.bot.choose, obs)
                     else:
                         action = self.bot.choose(obs)

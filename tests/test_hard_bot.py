@@ -410,6 +410,21 @@ def test_think_on_the_command_line():
     assert main(["simulate", "--bots", "hard,random", "--players", "2", "--games", "1", "--think", "0.01"]) == 0
 
 
+def test_bad_levels_and_thinking_times_exit_2_with_the_known_levels(capsys):
+    """Every command that seats bots refuses an unknown level before anything starts."""
+    from uno_tui.cli import main
+
+    for argv in (["play", "--bots", "hrad"], ["simulate", "--bots", "hard,hrad"], ["host", "--bot-level", "hrad"],
+                 ["bot", "127.0.0.1:1", "--level", "hrad"], ["play", "--bots", "hard", "--think", "0"],
+                 ["host", "--think", "x"], ["bot", "127.0.0.1:1", "--think", "-2"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2, argv
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert ("hrad" in err and "hard" in err and "random" in err) or "--think" in err, (argv, err)
+
+
 def test_a_search_in_worker_processes_adds_up_their_results():
     """Root parallelism: two processes search the same root until the same instant; their
     playouts are added up (more deals than either would play alone in the time)."""

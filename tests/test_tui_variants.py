@@ -325,6 +325,27 @@ async def test_new_game_screen_returns_the_chosen_classic_house_rules() -> None:
         assert "stacking: progressive" in text_of(app.screen.query_one("MatchBar"))
 
 
+async def test_new_game_screen_seats_hard_bots() -> None:
+    """The bots line offers the levels weakest first; choosing hard seats searching bots, which
+    play the table on the session's short budget."""
+    from core.bots.hard import HardBot
+
+    app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3, players=2, think=0.01))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await wait_for(pilot, app, NewGameScreen)
+        assert screen.levels[:4] == ["random", "easy", "normal", "hard"]
+        await pilot.press("down", "down")  # the bots line: normal
+        assert "how well" not in text_of(screen.query_one("#new-game-doc")) and \
+            "normal" in text_of(screen.query_one("#new-game-doc"))
+        await pilot.press("right")
+        assert screen.values["bots"] == "hard" and "searches" in text_of(screen.query_one("#new-game-doc"))
+        await pilot.press("right", "enter")  # hard is the last: it stays
+        await wait_for(pilot, app, TableScreen)
+        session = app.session
+        assert session.config.bots == "hard" and session.labels[1] == "hard bot"
+        assert isinstance(session.bots[1].strategy("classic"), HardBot)
+
+
 async def test_new_game_screen_switches_variants_and_player_ranges() -> None:
     app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3, players=6))
     async with app.run_test(size=(100, 32)) as pilot:
