@@ -85,6 +85,7 @@ class Tally:
     times: list[float] = field(default_factory=list)
     searches: int = 0
     fallbacks: int = 0
+    playouts: int = 0
 
     def add(self, other: "Tally") -> None:
         self.games += other.games
@@ -92,39 +93,53 @@ class Tally:
         self.times += other.times
         self.searches += other.searches
         self.fallbacks += other.fallbacks
+        self.playouts += other.playouts
 
 
 class Timed:
-    """Wraps a bot; records the time of each decision it makes on its move."""
+    """Wraps a hard bot; records the wall time of each decision in which it searched (the
+    others, a forced move or an UNO call, take no time worth the name)."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
-        self.bot, self.times = bot, times
+    def __init__(self, bot: Any, variant: str, times: list[float]) -> None:
+        self.bot, self.variant, self.times = bot, variant, times
 
     def observe(self, seat: int, events: Any) -> None:
         self.bot.observe(seat, events)
 
     def choose(self, obs: dict[str, Any]) -> Any:
+        strategy = self.bot.strategy(self.variant)
+        before = getattr(strategy, "searches", 0)
         start = time.perf_counter()
         a = self.bot.choose(obs)
-        if obs.get("actor", obs["current"]) == obs["me"]:
+        if getattr(strategy, "searches", 0) > before:
             self.times.append(time.perf_counter() - start)
         return a
 
 
-def _settings(budget: tuple[str, float]) -> dict[str, Any]:
+_SEARCHERS: dict[int, Any] = {}
+
+
+def _settings(budget: tuple[str, float], search_procs: int = 1) -> dict[str, Any]:
     kind, value = budget
     if kind == "iterations":
         return {"think": iterations(int(value))}
-    from net.thinking import seconds
+    from net.thinking import ProcessSearcher, seconds
 
-    return {"think": seconds(value)}
+    out: dict[str, Any] = {"think": seconds(value)}
+    if search_procs > 1:
+        searcher = _SEARCHERS.get(search_procs)
+        if searcher is None:
+            searcher = _SEARCHERS[search_procs] = ProcessSearcher(search_procs)
+            searcher.warm_up()  # a table starts its pool at the deal; don't time the start-up
+        out["searcher"] = searcher
+    return out
 
 
-def play(fig_name: str, games: range, seed: int, budget: tuple[str, float]) -> Tally:
+def play(fig_name: str, games: range, seed: int, budget: tuple[str, float], search_procs: int = 1) -> Tally:
     fig = FIGURES[fig_name]
     n = fig.players
     tally = Tally()
-    settings = _settings(budget)
+    settings = _settings(budget, search_procs)
     for g in games:
         seat = g % n
         times: list[float] = []
@@ -132,7 +147,7 @@ def play(fig_name: str, games: range, seed: int, budget: tuple[str, float]) -> T
         for q in range(n):
             level = fig.tested if q == seat else fig.others
             bot = make_bot(level, seed=f"{seed}:{g}:{q}", **settings)
-            bots.append(Timed(bot, times) if q == seat else bot)
+            bots.append(Timed(bot, fig.variant, times) if q == seat and level == "hard" else bot)
         game = core.new_game(fig.variant, n, seed=f"{seed}:{g}")
         play_round(game, bots)
         if fig.variant == "extended":
@@ -147,17 +162,18 @@ def play(fig_name: str, games: range, seed: int, budget: tuple[str, float]) -> T
             strategy = bots[seat].bot.strategy(fig.variant)
             tally.searches += strategy.searches
             tally.fallbacks += strategy.fallbacks
+            tally.playouts += strategy.playouts
     return tally
 
 
-def _job(args: tuple[str, int, int, int, tuple[str, float]]) -> Tally:
-    name, start, stop, seed, budget = args
-    return play(name, range(start, stop), seed, budget)
+def _job(args: tuple[str, int, int, int, tuple[str, float], int]) -> Tally:
+    name, start, stop, seed, budget, search_procs = args
+    return play(name, range(start, stop), seed, budget, search_procs)
 
 
-def run(name: str, games: int, seed: int, budget: tuple[str, float], procs: int) -> Tally:
+def run(name: str, games: int, seed: int, budget: tuple[str, float], procs: int, search_procs: int = 1) -> Tally:
     chunk = max(1, min(50, games // max(1, procs * 4) or 1))
-    jobs = [(name, a, min(games, a + chunk), seed, budget) for a in range(0, games, chunk)]
+    jobs = [(name, a, min(games, a + chunk), seed, budget, search_procs) for a in range(0, games, chunk)]
     total = Tally()
     if procs <= 1:
         for j in jobs:
@@ -176,7 +192,8 @@ def describe(budget: tuple[str, float]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("figures", nargs="*", help=f"figures to run (default: all): {', '.join(FIGURES)}, time")
+    ap.add_argument("figures", nargs="*",
+                    help=f"figures to run (default: all), each optionally NAME:GAMES: {', '.join(FIGURES)}, time")
     ap.add_argument("--games", type=int, default=2000, help="games per figure (default 2000)")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--iterations", type=int, default=None, help="hard's budget: iterations per decision")
@@ -184,40 +201,57 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=1, help="processes playing games at once (default 1)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     ap.add_argument("--time-games", type=int, default=40, help="games of the 'time' figure (default 40)")
+    ap.add_argument("--search-procs", default="1,2", metavar="P,Q",
+                    help="the 'time' figure searches in each of these numbers of processes (default 1,2)")
     args = ap.parse_args()
-    names = args.figures or [*FIGURES, "time"]
-    unknown = [n for n in names if n not in FIGURES and n != "time"]
-    if unknown:
-        ap.error(f"unknown figure {unknown[0]!r} (known: {', '.join(FIGURES)}, time)")
+    wanted: list[tuple[str, int]] = []
+    for item in args.figures or [*FIGURES, "time"]:
+        name, _, count = item.partition(":")
+        if name not in FIGURES and name != "time":
+            ap.error(f"unknown figure {name!r} (known: {', '.join(FIGURES)}, time)")
+        if count and not count.isdigit():
+            ap.error(f"{item}: the number of games must be a whole number")
+        wanted.append((name, int(count) if count else args.games))
     if args.think is not None:
         budget: tuple[str, float] = ("seconds", args.think)
     else:
         budget = ("iterations", args.iterations or 300)
     print(f"hard's budget: {describe(budget)}; seed {args.seed}; {args.procs} process(es)")
     print(f"{'figure':<17}{'games':>6}{'share':>8}   {'95% interval':<16}{'target':>7}  verdict")
-    for name in names:
+    for name, games in wanted:
         if name == "time":
             continue
         fig = FIGURES[name]
         start = time.perf_counter()
-        t = run(name, args.games, args.seed, budget, args.procs)
+        t = run(name, games, args.seed, budget, args.procs)
         share = t.wins / t.games
         lo, hi = wilson(t.wins, t.games)
         verdict = "meets" if lo >= fig.target else "below" if hi < fig.target else "unclear"
-        extra = f"  ({t.fallbacks} of {t.searches + t.fallbacks} decisions left to normal)" if t.fallbacks else ""
+        extra = ""
+        if fig.tested == "hard":
+            per = t.searches / t.games
+            extra = (f"  {per:.1f} searches/game, {t.playouts / max(1, t.searches):.0f} playouts each; "
+                     f"2000 games at 0.3 s: {2000 * per * 0.3 / 3600:.1f} h of searching")
+            if t.fallbacks:
+                extra += f"; {t.fallbacks} of {t.searches + t.fallbacks} decisions left to normal"
         print(f"{name:<17}{t.games:>6}{share:>8.1%}   [{lo:.1%}, {hi:.1%}]{'':<2}{fig.target:>7.1%}  {verdict}"
               f"  {time.perf_counter() - start:.0f}s{extra}", flush=True)
-    if "time" in names:
+    for name, games in wanted:
+        if name != "time":
+            continue
         think = args.think if args.think is not None else 0.3
-        t = run("classic4-hard", args.time_games, args.seed, ("seconds", think), args.procs)
-        if t.times:
-            med = statistics.median(t.times)
-            worst = max(t.times)
-            over = sum(1 for x in t.times if x > 2 * think)
-            print(f"time: {len(t.times)} decisions of hard (classic 4p, {think:g} s budget, {args.procs} "
-                  f"process(es)): median {med * 1000:.0f} ms, 99th percentile "
-                  f"{sorted(t.times)[int(0.99 * (len(t.times) - 1))] * 1000:.0f} ms, max {worst * 1000:.0f} ms; "
-                  f"{over} over {2 * think:g} s")
+        for sp in [int(x) for x in args.search_procs.split(",")]:
+            t = run("classic4-hard", args.time_games, args.seed, ("seconds", think), 1, sp)
+            if not t.times:
+                continue
+            ts = sorted(t.times)
+            over = sum(1 for x in ts if x > 2 * think)
+            print(f"time: classic 4p, {think:g} s budget, search in {sp} process(es): {len(ts)} decisions, median "
+                  f"{statistics.median(ts) * 1000:.0f} ms, 99th percentile {ts[int(0.99 * (len(ts) - 1))] * 1000:.0f} ms,"
+                  f" max {ts[-1] * 1000:.0f} ms, {over} over {2 * think:g} s; "
+                  f"{t.playouts / max(1, t.searches):.0f} playouts a decision", flush=True)
+    for searcher in _SEARCHERS.values():
+        searcher.close()
 
 
 if __name__ == "__main__":

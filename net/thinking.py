@@ -31,17 +31,25 @@ MIN_ITERATIONS = 16
 
 
 class Deadline:
-    """``more(done)`` for one decision: true until ``end`` (``time.monotonic``), after a few
-    iterations at least. ``end`` is the same instant in every process of the machine."""
+    """``more(done)`` for one decision: true while another iteration, at the pace of those done so
+    far, would end before ``end`` (``time.monotonic``), and for a few iterations at least.
+    ``end`` is the same instant in every process of the machine."""
 
-    __slots__ = ("end", "minimum")
+    __slots__ = ("end", "minimum", "start")
 
     def __init__(self, end: float, minimum: int = MIN_ITERATIONS) -> None:
         self.end = end
         self.minimum = minimum
+        self.start = time.monotonic()
 
     def __call__(self, done: int) -> bool:
-        return done < self.minimum or time.monotonic() < self.end
+        if done < self.minimum:
+            return True
+        now = time.monotonic()
+        return now + (now - self.start) / done < self.end
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a worker process starts its own pace
+        return (Deadline, (self.end, self.minimum))
 
 
 def seconds(think: float, *, minimum: int = MIN_ITERATIONS) -> Budget:
@@ -61,7 +69,8 @@ def _worker_search(root: SearchRoot, end: float, minimum: int) -> Stats:
 
 
 class ProcessSearcher:
-    """Runs each search in ``workers`` processes at once and adds up their results.
+    """Runs each search in ``workers`` processes at once (this one and ``workers - 1`` in a pool)
+    and adds up their results.
 
     The processes are started once, on first use, and kept; ``spawn`` is used
     so that a parent with threads (the Textual app) is never forked. A budget
@@ -76,8 +85,8 @@ class ProcessSearcher:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-            self._started = [self._pool.submit(_ready) for _ in range(self.workers)]
+            self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=multiprocessing.get_context("spawn"))
+            self._started = [self._pool.submit(_ready) for _ in range(self.workers - 1)]
             atexit.register(self.close)
         return self._pool
 
@@ -92,9 +101,11 @@ class ProcessSearcher:
         pool = self._executor()
         if not all(f.done() for f in self._started):
             return search(root, more)  # the workers are still starting: do not wait for them
-        roots = [replace(root, seed=root.seed + k) for k in range(self.workers)]
-        futures = [pool.submit(_worker_search, r, more.end, more.minimum) for r in roots]
-        return merge([f.result() for f in futures])
+        # This process searches too (seed + 0) while the pool's processes search the others.
+        futures = [pool.submit(_worker_search, replace(root, seed=root.seed + k), more.end, more.minimum)
+                   for k in range(1, self.workers)]
+        here = search(root, more)
+        return merge([here] + [f.result() for f in futures])
 
     def warm_up(self) -> None:
         """Start the worker processes and wait until they are ready."""

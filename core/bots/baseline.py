@@ -28,9 +28,12 @@ _NOT_A_CHOICE = frozenset({"draw", "pass", "uno", "catch"})
 def my_move(obs: dict[str, Any]) -> bool:
     """Whether ``obs["me"]`` is the player the game waits for (not merely one who may act).
 
-    Extended names its ``actor`` (an interaction waits for someone out of turn); the
-    others wait for ``current``.
+    The observation's ``decision`` names that player (a card may ask someone out of turn);
+    a view without one falls back on extended's ``actor``, then ``current``.
     """
+    decision = obs.get("decision")
+    if decision is not None:
+        return decision["player"] == obs["me"]
     return obs.get("actor", obs["current"]) == obs["me"]
 
 

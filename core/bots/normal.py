@@ -38,6 +38,12 @@ class NormalBot(Bot):
     """The chance of a bluff above which it challenges a Wild Draw Four."""
     action_bonus = 0.0
     """Worth of a Skip, Reverse or draw card beyond its points when the next player is not close to out."""
+    points_weight = 1.0
+    """Worth of each point a card scores (shedding the cards that cost most if someone else goes out)."""
+    wild_cost = 30.0
+    """How much less than a coloured card a wild is worth playing while nobody is close to out."""
+    save_wild_above = 4
+    """Hand size above which it draws rather than play a wild it would rather keep."""
 
     def choose(self, obs: Observation) -> Action | None:
         legal = self.legal(obs)
@@ -92,7 +98,7 @@ class NormalBot(Bot):
                     wild_color = self._wild_color(hand, a.card)
                 if a.color is not None and a.color != wild_color:
                     continue
-                score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else 30)
+                score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else self.wild_cost)
                 if rank == "W+4" and obs["variant"] == "classic":
                     score += 10 if next_danger else self.w4_bonus
                     if holds_in_play:  # an illegal Wild Draw Four invites a challenge
@@ -102,7 +108,7 @@ class NormalBot(Bot):
                 elif rank in _DRAW_VALUE:
                     score += _DRAW_VALUE[rank] * (3 if next_danger else 1)
             else:
-                score = _points(card)
+                score = self.points_weight * _points(card)
                 if rank in _ACTION_RANKS:
                     score += 15 if next_danger else self.action_bonus
                 if rank == "DA":  # shed every card of the colour at once
@@ -121,7 +127,7 @@ class NormalBot(Bot):
         if best is None:
             return None
         # A wild we would rather save is not worth playing while we hold many cards.
-        if best[0] < -10 and obs["phase"] == "play" and len(hand) > 4 and obs["current"] == me:
+        if best[0] < -10 and obs["phase"] == "play" and len(hand) > self.save_wild_above and obs["current"] == me:
             return None
         return best[1]
 

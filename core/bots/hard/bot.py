@@ -185,6 +185,9 @@ class HardBot(Bot):
         self.fallbacks = 0
         """Decisions it left to ``normal`` because its determinization did not fit the position."""
         self.searches = 0
+        """Decisions it searched."""
+        self.playouts = 0
+        """Simulated rounds played in its searches, all processes together."""
 
     # -- what the seat is shown ---------------------------------------------------------------
     def observe(self, seat: int, events: Sequence[Event]) -> None:
@@ -236,6 +239,7 @@ class HardBot(Bot):
             return self.normal(obs["variant"]).choose(obs)
         self.searches += 1
         stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm), more)
+        self.playouts += sum(m.visits for m in stats.values())
         stats = {k: v for k, v in stats.items() if k in keys}
         heuristic = self.normal(obs["variant"]).choose(obs)
         prior = move_key(heuristic, me, fc) if heuristic is not None else None
