@@ -445,3 +445,52 @@ def test_a_search_in_worker_processes_adds_up_their_results():
         assert bot.choose(obs) in [Action.from_dict(a) for a in obs["legal"]]
     finally:
         searcher.close()
+
+
+def _hidden_twin(g: core.Game, seat: int, rng: random.Random) -> core.Game:
+    """``g`` with the cards ``seat`` cannot see (other hands, the draw pile) dealt again among the
+    same places, in the same numbers."""
+    d = g.to_dict()
+    others = [q for q in range(g.num_players) if q != seat]
+    hidden = [c for q in others for c in d["hands"][q]] + list(d["draw_pile"])
+    rng.shuffle(hidden)
+    for q in others:
+        k = len(d["hands"][q])
+        d["hands"][q], hidden = hidden[:k], hidden[k:]
+    d["draw_pile"] = hidden
+    return type(g).from_dict(d)
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_hard_decides_the_same_whatever_the_hidden_cards_in_every_variant(variant):
+    """Every variant: a position and its twin with the other hands and the draw pile dealt again
+    look the same to the seat to move; under the same seed the search's statistics and the
+    decision are the same. A search that read another hand, or the table's pile, would differ."""
+    n = PLAYERS[variant]
+    g = core.new_game(variant, n, seed=f"twins-{variant}")
+    normals = [make_bot("normal", seed=q) for q in range(n)]
+    checked = 0
+    for _ in range(60):
+        if g.over or checked >= 2:
+            break
+        p = g.decision.player
+        obs = g.observation(p)
+        twin = _hidden_twin(g, p, random.Random(checked))
+        if twin.observation(p) == obs and len(obs["legal"]) > 1 and \
+                [twin.hands[q] for q in range(n) if q != p] != [g.hands[q] for q in range(n) if q != p]:
+            decisions, found = [], []
+            for game in (g, twin):
+                bot = HardBot(seed=5, think=iterations(24))
+                stats: list[dict] = []
+                bot.searcher = lambda root, more, stats=stats: stats.append(search(root, more)) or stats[-1]
+                decisions.append(bot.choose(game.observation(p)))
+                found.append([{k: (m.visits, m.total) for k, m in st.items()} for st in stats])
+            assert decisions[0] == decisions[1]
+            assert found[0] == found[1]  # the same searches, playout for playout
+            checked += bool(found[0])
+        for q in g.acting_order():
+            a = normals[q].choose(g.observation(q))
+            if a is not None:
+                g.apply(q, a)
+                break
+    assert checked >= 1
