@@ -115,8 +115,9 @@ class ProcessSearcher:
                 f.result()
 
     def close(self) -> None:
+        """Stop the worker processes (waiting for them: one left behind would outlive us)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         self._started = []
 
