@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 import core
+from core import Action
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.faces.classic.pile import PileView
@@ -343,7 +344,17 @@ async def test_new_game_screen_seats_hard_bots() -> None:
         await wait_for(pilot, app, TableScreen)
         session = app.session
         assert session.config.bots == "hard" and session.labels[1] == "hard bot"
-        assert isinstance(session.bots[1].strategy("classic"), HardBot)
+        hard = session.bots[1].strategy("classic")
+        assert isinstance(hard, HardBot)
+        # The bot thinks off the app's loop and plays: keep handing it the turn until it has moved.
+        def bot_moved(obs: dict[str, Any]) -> bool:
+            if session.game.decision is not None and session.game.decision.player == 0:
+                kinds = {a["kind"] for a in obs["legal"]}
+                kind = "pass" if "pass" in kinds else "draw" if "draw" in kinds else obs["legal"][0]["kind"]
+                session.send(Action.from_dict(next(a for a in obs["legal"] if a["kind"] == kind)))
+            return any(e.player == 1 and e.kind in ("play", "draw", "pass") for e in session.round_events)
+
+        await settle_when(pilot, app, bot_moved, grace=0)
 
 
 async def test_new_game_screen_switches_variants_and_player_ranges() -> None:

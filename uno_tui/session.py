@@ -12,6 +12,7 @@ Sending only sends; it returns nothing.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from dataclasses import asdict, dataclass, field
@@ -206,16 +207,36 @@ class LocalSession:
     def bot_step(self) -> list[Event] | None:
         """Let one bot act now (and tell the watcher); ``None`` when no bot wants to act."""
         game = self.game
-        cur, n = game.current, game.num_players
-        # Seat order from the player whose turn it is, but out-of-turn players
-        # first: a catch is shouted before the next card lands (as core.bots.simulate does).
-        order = sorted((p for p in game.to_act() if p != self.me), key=lambda p: (p - cur) % n)
-        order = [p for p in order if p != cur] + [p for p in order if p == cur]
-        for p in order:
+        for p in self._bot_order():
             action = self.bots[p].choose(game.observation(p))
             if action is not None:
                 return self._moved(self._tell(game.apply(p, action)))
         return None
+
+    def _bot_order(self) -> list[int]:
+        """The bots who may act now, out-of-turn players first: a catch is shouted before the next
+        card lands (the game's acting order, as core.bots.simulate asks them)."""
+        return [p for p in self.game.acting_order() if p != self.me]
+
+    async def _think_step(self) -> None:
+        """:meth:`bot_step` for searching bots: each thinks in a thread, so the screen keeps
+        drawing and taking keys; a thought is dropped if the table moved on meanwhile (your
+        move, which wakes the bots again)."""
+        if self._thinking:
+            return  # one thought at a time; the one under way schedules the next
+        self._thinking = True
+        try:
+            game, version = self.game, self.game.version
+            for p in self._bot_order():
+                action = await asyncio.to_thread(self.bots[p].choose, game.observation(p))
+                if self.game is not game or game.version != version:
+                    self._schedule()
+                    return
+                if action is not None:
+                    self._moved(self._tell(game.apply(p, action)))
+                    return
+        finally:
+            self._thinking = False
 
     def move_for(self, seat: int, action: Action) -> list[Event]:
         """Make ``action`` for ``seat`` as its bot would (a scripted move, for tests and screenshots);
@@ -242,6 +263,7 @@ class LocalSession:
         """The pause before each bot's move, in seconds (low, high); (0, 0) moves at once."""
         self._rng = random.Random()  # pacing jitter only; the game's randomness is in core
         self._timer: Timer | None = None
+        self._thinking = False
 
     def _moved(self, events: Sequence[Event]) -> list[Event]:
         shown = self._redact(events)
@@ -269,12 +291,15 @@ class LocalSession:
             self._timer.stop()
             self._timer = None
 
-    def _tick(self) -> None:
+    def _tick(self) -> Any:
         self._timer = None
         if self._watcher is None or not self._watcher.watching:
-            return  # the watcher wakes the bots when the table can be seen again
+            return None  # the watcher wakes the bots when the table can be seen again
+        if self.config.bots == "hard":
+            return self._think_step()  # the timer awaits it
         self.bot_step()
         # None: nobody else wants to act; the next change (your move) wakes the bots.
+        return None
 
     # -- the save ---------------------------------------------------------------------
 
