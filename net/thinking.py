@@ -52,11 +52,16 @@ class Deadline:
         return (Deadline, (self.end, self.minimum))
 
 
+AIM = 0.9
+"""Share of the budget the search aims to end by: the rest is room for the work around it (the
+belief, the check of a deal, the choice) and for a busy machine's scheduler."""
+
+
 def seconds(think: float, *, minimum: int = MIN_ITERATIONS) -> Budget:
     """A budget of ``think`` seconds per decision, counted from the moment the bot starts deciding."""
     if not think > 0:
         raise ValueError(f"thinking time must be more than 0 seconds, not {think}")
-    return lambda: Deadline(time.monotonic() + think, minimum)
+    return lambda: Deadline(time.monotonic() + AIM * think, minimum)
 
 
 def _ready() -> int:

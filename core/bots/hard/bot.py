@@ -222,10 +222,11 @@ class HardBot(Bot):
         call = self.call_or_catch(legal)
         if call is not None:
             return call
-        belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs))
         if not my_move(obs):
+            self._memory.belief(obs, faces(obs), **_variant_rules(obs))  # keep up with the events
             return self.normal(obs["variant"]).choose(obs)
         more = self.think()  # the clock (if any) starts with the decision
+        belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs))
         fc = faces(obs)
         me = obs["me"]
         keys: dict[Key, Action] = {}
