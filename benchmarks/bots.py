@@ -171,17 +171,26 @@ def _job(args: tuple[str, int, int, int, tuple[str, float], int]) -> Tally:
     return play(name, range(start, stop), seed, budget, search_procs)
 
 
-def run(name: str, games: int, seed: int, budget: tuple[str, float], procs: int, search_procs: int = 1) -> Tally:
-    chunk = max(1, min(50, games // max(1, procs * 4) or 1))
+def run(name: str, games: int, seed: int, budget: tuple[str, float], procs: int, search_procs: int = 1,
+        progress: bool = False) -> Tally:
+    chunk = max(1, min(10, games // max(1, procs * 4) or 1))
     jobs = [(name, a, min(games, a + chunk), seed, budget, search_procs) for a in range(0, games, chunk)]
     total = Tally()
+
+    def add(t: Tally) -> None:
+        total.add(t)
+        if progress:  # a long run can be read (or stopped) at any point
+            lo, hi = wilson(total.wins, total.games)
+            print(f"  {name}: {total.games} games, {total.wins / total.games:.1%} [{lo:.1%}, {hi:.1%}]",
+                  file=sys.stderr, flush=True)
+
     if procs <= 1:
         for j in jobs:
-            total.add(_job(j))
+            add(_job(j))
         return total
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         for t in pool.imap_unordered(_job, jobs):
-            total.add(t)
+            add(t)
     return total
 
 
@@ -201,6 +210,7 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=1, help="processes playing games at once (default 1)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     ap.add_argument("--time-games", type=int, default=40, help="games of the 'time' figure (default 40)")
+    ap.add_argument("--progress", action="store_true", help="print the running share after every few games")
     ap.add_argument("--search-procs", default="1,2", metavar="P,Q",
                     help="the 'time' figure searches in each of these numbers of processes (default 1,2)")
     args = ap.parse_args()
@@ -223,7 +233,7 @@ def main() -> None:
             continue
         fig = FIGURES[name]
         start = time.perf_counter()
-        t = run(name, games, args.seed, budget, args.procs)
+        t = run(name, games, args.seed, budget, args.procs, progress=args.progress)
         share = t.wins / t.games
         lo, hi = wilson(t.wins, t.games)
         verdict = "meets" if lo >= fig.target else "below" if hi < fig.target else "unclear"
