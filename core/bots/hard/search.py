@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+from statistics import NormalDist
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
@@ -297,16 +298,26 @@ def merge(stats: Sequence[Stats]) -> Stats:
     return out
 
 
-SWITCH_Z = 1.5
-"""How many standard errors better than the ``prior`` move the best must be to be chosen instead."""
+SWITCH_ALPHA = 0.01
+"""How often, when no move is better than the ``prior``, the search may still be let to leave it:
+the best of k moves must beat the prior by the one-sided z of ``SWITCH_ALPHA / (k - 1)``
+(Bonferroni: the best of several noisy means looks better than it is)."""
 
 
-def best(stats: Stats, prior: Key | None = None, z: float = SWITCH_Z) -> Key | None:
+def switch_z(moves: int, alpha: float = SWITCH_ALPHA) -> float:
+    """Standard errors by which the best of ``moves`` root moves must beat the prior."""
+    return NormalDist().inv_cdf(1.0 - alpha / max(1, moves - 1))
+
+
+def best(stats: Stats, prior: Key | None = None, z: float | None = None) -> Key | None:
     """The move to make: of the most visited (the race's survivors), the best mean; but the
     ``prior`` (the move a heuristic would make) unless the best is clearly better on the
-    deals both were played on. Search noise then costs nothing where the moves are close."""
+    deals both were played on (:func:`switch_z`, unless ``z`` is given). Search noise then
+    costs nothing where the moves are close."""
     if not stats:
         return None
+    if z is None:
+        z = switch_z(len(stats))
     top_visits = max(m.visits for m in stats.values())
     finalists = [k for k, m in stats.items() if m.visits == top_visits]
     choice = max(finalists, key=lambda k: stats[k].mean)
