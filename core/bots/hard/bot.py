@@ -56,6 +56,8 @@ class SearchRoot:
     seed: int
     algorithm: str = "flat"
     """``"flat"`` (determinized Monte Carlo with common random numbers) or ``"ismcts"``."""
+    keep: Any = None
+    """The key of the move the search measures the others against (``normal``'s): never dropped."""
 
 
 def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
@@ -154,8 +156,9 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     algo = ismcts if root.algorithm == "ismcts" else flat
     policy = policy_for(variant)
     n = len(obs["players"])
+    extra = {"keep": root.keep} if algo is flat else {}
     return algo(deal, obs["me"], fc, rewards_for(variant, n), more, rng, policy=policy,
-                horizon=HORIZONS.get(variant), neutral=1.0 / n)
+                horizon=HORIZONS.get(variant), neutral=1.0 / n, **extra)
 
 
 Searcher = Callable[[SearchRoot, Callable[[int], bool]], Stats]
@@ -238,11 +241,14 @@ class HardBot(Bot):
         if not self._fits(obs, belief, seed):
             self.fallbacks += 1
             return self.normal(obs["variant"]).choose(obs)
-        self.searches += 1
-        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm), more)
-        self.playouts += sum(m.visits for m in stats.values())
-        stats = {k: v for k, v in stats.items() if k in keys}
         heuristic = self.normal(obs["variant"]).choose(obs)
         prior = move_key(heuristic, me, fc) if heuristic is not None else None
-        choice = best(stats, prior if prior in keys else None)
-        return keys[choice] if choice is not None else self.normal(obs["variant"]).choose(obs)
+        prior = prior if prior in keys else None
+        self.searches += 1
+        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior), more)
+        self.playouts += sum(m.visits for m in stats.values())
+        stats = {k: v for k, v in stats.items() if k in keys}
+        choice = best(stats, prior)
+        if choice is None:
+            return heuristic if heuristic is not None else legal[0]
+        return keys[choice]

@@ -207,7 +207,7 @@ RACE_Z = 2.0
 
 def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
          rng: random.Random, *, policy: Policy = random_policy, horizon: int | None = None,
-         neutral: float = 0.5) -> Stats:
+         neutral: float = 0.5, keep: Key | None = None) -> Stats:
     """Determinized Monte Carlo over the root moves, with common random numbers and a race.
 
     Each deal is played out once after every root move still in the race, with
@@ -254,7 +254,7 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
             done += 1
         deals += 1
         if len(alive) > 1 and deals >= RACE_START and deals % RACE_EVERY == 0:
-            alive = _race(alive, results)
+            alive = _race(alive, results, keep)
             if len(alive) == 1:
                 break
     return {k: MoveStats(len(v), sum(v.values()), v) for k, v in results.items()}
@@ -272,12 +272,14 @@ def paired(a: dict[int, float], b: dict[int, float]) -> tuple[int, float, float]
     return n, mean, math.sqrt(var / n)
 
 
-def _race(alive: list[Key], results: dict[Key, dict[int, float]]) -> list[Key]:
-    """The moves still in the race: those not clearly behind the best on the same deals."""
+def _race(alive: list[Key], results: dict[Key, dict[int, float]], kept: Key | None = None) -> list[Key]:
+    """The moves still in the race: those not clearly behind the best on the same deals, and
+    ``kept`` (the default move :func:`best` measures the others against: looking at the race
+    every few deals would drop it by chance far more often than one test at the end)."""
     top = max(alive, key=lambda k: sum(results[k].values()))
     keep = []
     for k in alive:
-        if k == top:
+        if k == top or k == kept:
             keep.append(k)
             continue
         _, mean, se = paired(results[top], results[k])
