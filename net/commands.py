@@ -298,13 +298,6 @@ def think_processes() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-def _levels() -> str:
-    from core.bots import LEVELS, make_bot
-
-    make_bot("normal")  # loads every level
-    return ", ".join(sorted(LEVELS))
-
-
 def _missing_tui(what: str) -> int:
     print(f"uno-tui: {what} needs the terminal UI; use `host --headless` or `bot ADDRESS` without it",
           file=sys.stderr)
