@@ -14,7 +14,9 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from core import Action, Event
-from core.bots import Bot, make_bot
+from core.bots import Bot, make_bot, tell_bots
+
+from .thinking import bot_settings
 
 if TYPE_CHECKING:
     import core
@@ -69,8 +71,14 @@ class Autoplay:
     def bot(self, p: int) -> Bot:
         bot = self._bots.get(p)
         if bot is None:
-            bot = self._bots[p] = make_bot(self.table.seats[p].level, seed=f"{self.seed}:{p}")
+            level, config = self.table.seats[p].level, self.table.config
+            settings = bot_settings(config.bot_think, processes=config.bot_processes) if level == "hard" else {}
+            bot = self._bots[p] = make_bot(level, seed=f"{self.seed}:{p}", **settings)
         return bot
+
+    def tell(self, events: list[Event]) -> None:
+        """What happened, for the bots that keep a memory of the table (the hard one's belief)."""
+        tell_bots(self._bots, events)
 
     def close(self) -> None:
         self.cancel_timer()
@@ -96,7 +104,16 @@ class Autoplay:
                 for p in game.acting_order():  # out of turn first: "UNO!" is shouted before the next card lands
                     if not table.seats[p].bot_plays:
                         continue
-                    action = self.bot(p).choose(game.observation(p))
+                    bot = self.bot(p)
+                    if bot.level == "hard":
+                        # A search takes a while: think off the loop, and drop the thought if the
+                        # table moved on meanwhile (the next pass decides again).
+                        version = game.version
+                        action = await asyncio.to_thread(bot.choose, game.observation(p))
+                        if table.game is not game or game.version != version or table.phase != "playing":
+                            break
+                    else:
+                        action = bot.choose(game.observation(p))
                     if action is None:
                         continue
                     seat = table.seats[p]

@@ -7,12 +7,19 @@ import contextlib
 import logging
 from typing import Any, Callable
 
+from core import Event
 from core.bots import make_bot
 
 from .client import Client, NotConnected
 from .messages import clean_text
+from .thinking import bot_settings
 
 log = logging.getLogger("net.botclient")
+
+
+def obs_seat(client: Client) -> int | None:
+    obs = client.observation
+    return None if obs is None else obs.get("me")
 
 
 class BotClient:
@@ -24,9 +31,12 @@ class BotClient:
 
     def __init__(self, address: str | tuple[str, int], name: str = "Bot", level: str = "normal", *,
                  seed: int | str | None = None, delay: float = 0.0, password: str | None = None,
-                 client_class: type[Client] = Client, **client_options: Any) -> None:
-        """``client_class``: the client to play through (the fairness tests' dishonest players subclass it)."""
-        self.bot = make_bot(level, seed=seed if seed is not None else name)
+                 think: float | None = None, client_class: type[Client] = Client,
+                 **client_options: Any) -> None:
+        """``client_class``: the client to play through (the fairness tests' dishonest players subclass it);
+        ``think``: seconds a ``hard`` bot thinks per move (``None``: the default)."""
+        settings = bot_settings(think) if level == "hard" else {}
+        self.bot = make_bot(level, seed=seed if seed is not None else name, **settings)
         self.delay = delay
         self.client = client_class(address, name, password=password, **client_options)
         self.moves = 0
@@ -79,6 +89,14 @@ class BotClient:
                 kind = msg["type"]
                 if kind == "link":
                     self.links.append(msg["state"])
+                if kind == "update" and obs_seat(client) is not None:
+                    # What this seat was shown (the host already hid the rest); the hard bot remembers.
+                    observe = getattr(self.bot, "observe", None)  # a bot that decides on views alone has none
+                    try:
+                        if observe is not None:
+                            observe(obs_seat(client), [Event.from_dict(e) for e in msg.get("events", ())])
+                    except Exception:  # events it cannot read (a host may send anything): it forgets, not fails
+                        log.warning("the bot could not read the host's events", exc_info=True)
                 if kind == "end":
                     self._say(self._result(msg) + f" ({self.moves} moves made)")
                     return 0
@@ -107,7 +125,10 @@ class BotClient:
                     if not client.messages.empty():
                         continue
                 try:
-                    action = self.bot.choose(obs)
+                    if getattr(self.bot, "level", None) == "hard":  # a search takes a while: keep the link answering meanwhile
+                        action = await asyncio.to_thread(self.bot.choose, obs)
+                    else:
+                        action = self.bot.choose(obs)
                 except Exception:  # a view the bot cannot read (a host may send anything): wait for the next
                     log.warning("the bot could not decide on the host's view", exc_info=True)
                     action = None

@@ -232,11 +232,11 @@ def run_audit(path: str, out: TextIO | None = None) -> int:
 
 
 def run_bot_client(address: str, *, name: str = "Bot", level: str = "normal",
-                   password: str | None = None) -> int:
+                   password: str | None = None, think: float | None = None) -> int:
     """``uno-tui bot ADDRESS``: a headless bot takes a seat and plays; 0 when the game ends."""
     try:
         parse_address(address)
-        bot = BotClient(address, name, level, password=password)
+        bot = BotClient(address, name, level, password=password, think=think)
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
@@ -256,8 +256,26 @@ def _host_options(args: argparse.Namespace) -> dict[str, Any]:
         "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
         "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
         "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
-        "round_pause": args.round_pause,
+        "round_pause": args.round_pause, "think": args.think,
     }
+
+
+def think_seconds(text: str) -> float:
+    """``--think SECONDS``: how long a ``hard`` bot thinks per decision (more than 0, at most 60)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 60 seconds, not {text}")
+    return value
+
+
+def think_processes() -> int:
+    """Processes a table's hard bots search in: the machine's cores (a pool of up to 4)."""
+    import os
+
+    return max(1, min(os.cpu_count() or 1, 4))
 
 
 def _missing_tui(what: str) -> int:
@@ -310,6 +328,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="how long an away player's seat waits before a bot plays it (default %(default)s)")
     h.add_argument("--bot-level", default=DEFAULTS.bot_level, choices=levels,
                    help="how well the host's bots play (default: %(default)s)")
+    h.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                   help="how long a hard bot thinks per move (default 0.3)")
     h.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS", help="pause before a bot moves")
     h.add_argument("--seed", default=DEFAULTS.seed, help="deck seed (default: fresh randomness)")
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
@@ -363,9 +383,11 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.add_argument("address", metavar="ADDRESS", help="host[:port], or uno://host:port#fingerprint")
     b.add_argument("--name", default="Bot", metavar="NAME", help="the bot's name at the table (default: %(default)s)")
     b.add_argument("--level", default="normal", choices=levels, help="how well it plays (default: %(default)s)")
+    b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                   help="how long a hard bot thinks per move (default 0.3)")
     b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
-                                                    password=args.password))
+                                                    password=args.password, think=args.think))
 
     a = subparsers.add_parser(
         "audit", help="check a game transcript offline",

@@ -180,6 +180,7 @@ class Rounds:
         self.record.start_round(game.round)
         self._record_orders()
         self.phase = "playing"
+        self.autoplay.tell(events)
         public = [e.view(None).to_dict() for e in events]
         if self.dealer is not None:
             self.dealer.record_step(game, None, None, False, None, events, None, public)

@@ -30,6 +30,11 @@ class HostConfig:
     password: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     bot_level: str = "normal"
+    bot_think: float | None = None
+    """Seconds a ``hard`` bot thinks per decision (``None``: :data:`net.thinking.DEFAULT_THINK`)."""
+    bot_processes: int | None = None
+    """Processes a ``hard`` bot's search runs in (2 or more: a pool started on its first move;
+    ``None``: one per core, up to 4)."""
     seed: int | str | bytes | None = None
     rounds: int | None = None
     """Stop after this many rounds; ``None`` plays the whole match."""
@@ -75,6 +80,9 @@ class HostConfig:
         None dropped where the default is not None."""
         out: dict[str, Any] = {}
         opts = {**opts, "save_path": opts.get("save_path") or opts.get("save")}
+        for alias, name in (("think", "bot_think"), ("think_processes", "bot_processes")):  # the commands' words
+            if alias in opts and name not in opts:
+                opts[name] = opts[alias]
         for f in fields(cls):
             if f.name not in opts or (names is not None and f.name not in names):
                 continue
@@ -85,7 +93,7 @@ class HostConfig:
         return out
 
 
-RUNTIME_SETTINGS = ("grace", "turn_timer", "bot_delay", "heartbeat", "round_pause")
+RUNTIME_SETTINGS = ("grace", "turn_timer", "bot_delay", "heartbeat", "round_pause", "bot_think", "bot_processes")
 """The settings a resumed host takes from its command line; the rest come from its save."""
 DEFAULTS = HostConfig()
 """The host's defaults, for the command line's help (spelt once, in :class:`HostConfig`)."""

@@ -330,6 +330,7 @@ class Table(Lobby, Rounds):
         game, record = self.game, self.record
         assert game is not None and record is not None
         record.add(p, action, auto)
+        self.autoplay.tell(events)
         public = [e.view(None).to_dict() for e in events]  # the events as everyone sees them
         if self.dealer is not None:
             self._record_orders()

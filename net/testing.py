@@ -28,6 +28,7 @@ from .table import Table
 FAST: dict[str, Any] = {
     "auto_start": True, "auto_next": True, "round_pause": 0.0, "bot_delay": 0.0,
     "heartbeat": 0.5, "hello_timeout": 2.0, "frame_timeout": 0.5, "fair_timeout": 2.0,
+    "bot_processes": 1,  # a hard bot searches in the test's own process
 }
 """Host settings that make a test table quick: no pauses, short timeouts."""
 

@@ -348,7 +348,7 @@ def test_cli_help_explains_every_flag() -> None:
 @pytest.mark.parametrize(("args", "complaint"), [
     (["play", "--players", "11"], "2 to 10 players"),
     (["play", "--players", "1"], "2 to 10 players"),
-    (["play", "--bots", "hard"], "invalid choice: 'hard'"),
+    (["play", "--bots", "expert"], "invalid choice: 'expert'"),
     (["play", "--target-score", "-5"], "--target-score must be 1 or more"),
     (["simulate", "--players", "4", "--bots", "normal,easy"], "--bots lists 2 levels but --players is 4"),
     (["simulate", "--bots", "normal,clever,easy,easy"], "unknown bot level 'clever'"),

@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 import core
+from core import Action
 from uno_tui import cli
 from uno_tui.app import UnoApp
 from uno_tui.faces.classic.pile import PileView
@@ -323,6 +324,37 @@ async def test_new_game_screen_returns_the_chosen_classic_house_rules() -> None:
                                "target_score": 750}
         assert app.session.game.options == cfg.options
         assert "stacking: progressive" in text_of(app.screen.query_one("MatchBar"))
+
+
+async def test_new_game_screen_seats_hard_bots() -> None:
+    """The bots line offers the levels weakest first; choosing hard seats searching bots, which
+    play the table on the session's short budget."""
+    from core.bots.hard import HardBot
+
+    app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3, players=2, think=0.01))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await wait_for(pilot, app, NewGameScreen)
+        assert screen.levels[:4] == ["random", "easy", "normal", "hard"]
+        await pilot.press("down", "down")  # the bots line: normal
+        assert "how well" not in text_of(screen.query_one("#new-game-doc")) and \
+            "normal" in text_of(screen.query_one("#new-game-doc"))
+        await pilot.press("right")
+        assert screen.values["bots"] == "hard" and "searches" in text_of(screen.query_one("#new-game-doc"))
+        await pilot.press("right", "enter")  # hard is the last: it stays
+        await wait_for(pilot, app, TableScreen)
+        session = app.session
+        assert session.config.bots == "hard" and session.labels[1] == "hard bot"
+        hard = session.bots[1].strategy("classic")
+        assert isinstance(hard, HardBot)
+        # The bot thinks off the app's loop and plays: keep handing it the turn until it has moved.
+        def bot_moved(obs: dict[str, Any]) -> bool:
+            if session.game.decision is not None and session.game.decision.player == 0:
+                kinds = {a["kind"] for a in obs["legal"]}
+                kind = "pass" if "pass" in kinds else "draw" if "draw" in kinds else obs["legal"][0]["kind"]
+                session.send(Action.from_dict(next(a for a in obs["legal"] if a["kind"] == kind)))
+            return any(e.player == 1 and e.kind in ("play", "draw", "pass") for e in session.round_events)
+
+        await settle_when(pilot, app, bot_moved, grace=0)
 
 
 async def test_new_game_screen_switches_variants_and_player_ranges() -> None:

@@ -84,6 +84,7 @@ def _seed(text: str) -> int | str:
 def build_parser() -> argparse.ArgumentParser:
     import core  # cheap: pure Python, no Textual
     from core.bots import LEVELS, easy, normal  # noqa: F401  (importing a level registers it)
+    from net.commands import think_seconds
 
     from .faces import TABLE_VARIANTS  # the games the tables can draw (no Textual); simulate takes any
 
@@ -111,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
                            f"wildrawz 3 or 4, diez and extended 2 to 10 (default: {DEFAULT_PLAYERS})")
     play.add_argument("--bots", default=None, choices=levels, metavar="LEVEL",
                       help=f"how well the bots play: {' or '.join(levels)} (default: {DEFAULT_BOTS})")
+    play.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                      help="how long a hard bot thinks per move (default 0.3)")
     play.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="deal the same cards every time (and let the bots decide the same way)")
     play.add_argument("--name", default="You", metavar="NAME",
@@ -146,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="normal", metavar="LEVELS",
                      help=f"comma-separated bot level per seat, e.g. normal,easy,easy,easy; "
                           f"a single level fills every seat (levels: {', '.join(levels)}; default: %(default)s)")
+    sim.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
+                     help="how long each hard bot thinks per move (default 0.3)")
     sim.add_argument("--seed", type=int, default=0, metavar="S",
                      help="seed of the first game; the same seed gives the same results (default: %(default)s)")
     sim.add_argument("--rules", type=_rules, default=None, metavar="RULES",
@@ -235,8 +240,14 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(levels) != args.players:
         parser.error(f"--bots lists {len(levels)} levels but --players is {args.players}: "
                      "give one level per seat, or a single level for all")
+    settings = {}
+    if "hard" in levels:
+        from net.thinking import bot_settings
+
+        settings = bot_settings(args.think)
     with _progress(args.games) as progress:
-        result = simulate(args.variant, levels, args.games, seed=args.seed, options=options, progress=progress)
+        result = simulate(args.variant, levels, args.games, seed=args.seed, options=options, progress=progress,
+                          **settings)
     rules = ",".join(k if v is True else f"{k}={v}" for k, v in options.items())
     print(f"{args.variant} · {args.players} players · {result.games} games · seed {args.seed}"
           + (f" · rules {rules}" if rules else ""))
@@ -313,10 +324,13 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                                                                                       DEFAULT_PLAYERS))
     _check_players(parser, variant, players)
 
+    from net.commands import think_processes
+
     from .session import TableConfig
 
     config = TableConfig(players=players, bots=args.bots or DEFAULT_BOTS, variant=variant, seed=args.seed,
-                         name=args.name, options=options, save_path=save_path, english=args.english)
+                         name=args.name, options=options, save_path=save_path, english=args.english,
+                         think=args.think, think_processes=think_processes())
     # Flags that choose the game skip the new-game screen; --seed, --name and --fast do not.
     chosen = (args.variant, args.rules, args.players, args.bots, args.target_score)
     ask = not args.quick and all(v is None for v in chosen) and not args.draw_until_playable

@@ -12,6 +12,7 @@ Sending only sends; it returns nothing.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from dataclasses import asdict, dataclass, field
@@ -24,7 +25,7 @@ from textual.timer import Timer
 
 import core
 from core import Action, Event
-from core.bots import make_bot
+from core.bots import make_bot, tell_bots
 
 Observation = dict[str, Any]
 
@@ -106,6 +107,10 @@ class TableConfig:
     seed: int | str | None = None
     name: str = "You"
     options: dict[str, Any] = field(default_factory=dict)
+    think: float | None = None
+    """Seconds a ``hard`` bot thinks per decision (``None``: the default, 0.3 s)."""
+    think_processes: int = 1
+    """Processes the ``hard`` bots search in (the command line gives one per core)."""
     setup: dict[str, Any] | None = None
     """A scripted first position (``core.new_game``'s ``setup``: hands, discard, current, ...);
     the next rounds and rematches are dealt as usual. For tests, screenshots and tutorials."""
@@ -163,8 +168,22 @@ class LocalSession:
     def _make_bots(self) -> dict[int, Any]:
         cfg = self.config
         # A seeded table replays exactly, bots' choices included; an unseeded one does not.
-        return {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}")
+        bots = {p: make_bot(cfg.bots, seed=None if cfg.seed is None else f"{cfg.seed}:{self._match}:{p}",
+                            **self._bot_settings())
                 for p in range(len(self.names)) if p != self.me}
+        tell_bots(bots, self.game.deal_events)
+        return bots
+
+    def _bot_settings(self) -> dict[str, Any]:
+        """The hard bots' clock and worker processes (made once a session: a rematch keeps the pool)."""
+        if self.config.bots != "hard":
+            return {}
+        settings = getattr(self, "_settings", None)
+        if settings is None:
+            from net.thinking import bot_settings  # the clock for the search (the core has none)
+
+            settings = self._settings = bot_settings(self.config.think, processes=self.config.think_processes)
+        return settings
 
     # -- Session --------------------------------------------------------------
     def observation(self) -> Observation:
@@ -183,26 +202,49 @@ class LocalSession:
         self._schedule()
 
     def send(self, action: Action) -> None:
-        self._moved(self.game.apply(self.me, action))
+        self._moved(self._tell(self.game.apply(self.me, action)))
 
     def bot_step(self) -> list[Event] | None:
         """Let one bot act now (and tell the watcher); ``None`` when no bot wants to act."""
         game = self.game
-        for p in game.acting_order():  # out-of-turn players first, as at every table (core)
-            if p == self.me:
-                continue
+        for p in self._bot_order():
             action = self.bots[p].choose(game.observation(p))
             if action is not None:
-                return self._moved(game.apply(p, action))
+                return self._moved(self._tell(game.apply(p, action)))
         return None
+
+    def _bot_order(self) -> list[int]:
+        """The bots who may act now, out-of-turn players first: a catch is shouted before the next
+        card lands (the game's acting order, as core.bots.simulate asks them)."""
+        return [p for p in self.game.acting_order() if p != self.me]
+
+    async def _think_step(self) -> None:
+        """:meth:`bot_step` for searching bots: each thinks in a thread, so the screen keeps
+        drawing and taking keys; a thought is dropped if the table moved on meanwhile (your
+        move, which wakes the bots again)."""
+        if self._thinking:
+            return  # one thought at a time; the one under way schedules the next
+        self._thinking = True
+        try:
+            game, version = self.game, self.game.version
+            for p in self._bot_order():
+                action = await asyncio.to_thread(self.bots[p].choose, game.observation(p))
+                if self.game is not game or game.version != version:
+                    self._schedule()
+                    return
+                if action is not None:
+                    self._moved(self._tell(game.apply(p, action)))
+                    return
+        finally:
+            self._thinking = False
 
     def move_for(self, seat: int, action: Action) -> list[Event]:
         """Make ``action`` for ``seat`` as its bot would (a scripted move, for tests and screenshots);
         the watcher is told as of any move."""
-        return self._moved(self.game.apply(seat, action))
+        return self._moved(self._tell(self.game.apply(seat, action)))
 
     def next_round(self) -> None:
-        events = self._redact(self.game.next_round())
+        events = self._redact(self._tell(self.game.next_round()))
         self.round_events = []
         self.save()
         self._changed(events)
@@ -221,6 +263,7 @@ class LocalSession:
         """The pause before each bot's move, in seconds (low, high); (0, 0) moves at once."""
         self._rng = random.Random()  # pacing jitter only; the game's randomness is in core
         self._timer: Timer | None = None
+        self._thinking = False
 
     def _moved(self, events: Sequence[Event]) -> list[Event]:
         shown = self._redact(events)
@@ -248,12 +291,15 @@ class LocalSession:
             self._timer.stop()
             self._timer = None
 
-    def _tick(self) -> None:
+    def _tick(self) -> Any:
         self._timer = None
         if self._watcher is None or not self._watcher.watching:
-            return  # the watcher wakes the bots when the table can be seen again
+            return None  # the watcher wakes the bots when the table can be seen again
+        if self.config.bots == "hard":
+            return self._think_step()  # the timer awaits it
         self.bot_step()
         # None: nobody else wants to act; the next change (your move) wakes the bots.
+        return None
 
     # -- the save ---------------------------------------------------------------------
 
@@ -316,5 +362,10 @@ class LocalSession:
         return session
 
     # -- helpers ----------------------------------------------------------------
+    def _tell(self, events: list[Event]) -> list[Event]:
+        """Show every bot what its seat saw (the hard bots remember it)."""
+        tell_bots(self.bots, events)
+        return events
+
     def _redact(self, events: Sequence[Event]) -> list[Event]:
         return [e.view(self.me) for e in events]

@@ -30,6 +30,20 @@ def _points(card: CardDict) -> int:
 class NormalBot(Bot):
     bluff_rate = 0.0
     """How often it plays an illegal Wild Draw Four when it has another play."""
+    color_weight = 3.0
+    """Worth of each card held of the colour a play leaves in play."""
+    w4_bonus = 0.0
+    """Worth of an honest Wild Draw Four when the next player is not close to out."""
+    challenge_above = 0.6
+    """The chance of a bluff above which it challenges a Wild Draw Four."""
+    action_bonus = 0.0
+    """Worth of a Skip, Reverse or draw card beyond its points when the next player is not close to out."""
+    points_weight = 1.0
+    """Worth of each point a card scores (shedding the cards that cost most if someone else goes out)."""
+    wild_cost = 30.0
+    """How much less than a coloured card a wild is worth playing while nobody is close to out."""
+    save_wild_above = 4
+    """Hand size above which it draws rather than play a wild it would rather keep."""
 
     def choose(self, obs: Observation) -> Action | None:
         legal = self.legal(obs)
@@ -73,17 +87,20 @@ class NormalBot(Bot):
         in_play = obs["color"]
         holds_in_play = colors.get(in_play, 0) > 0
         stacking = obs["phase"] == "stack"
+        wild_color = None
 
         best: tuple[float, Action] | None = None
         for a in plays:
             card = hand[a.card]
             rank = card["rank"]
             if card["color"] is None:
-                if a.color is not None and a.color != self._wild_color(hand, a.card):
+                if wild_color is None:
+                    wild_color = self._wild_color(hand, a.card)
+                if a.color is not None and a.color != wild_color:
                     continue
-                score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else 30)
+                score = 5.0 - (0 if danger or len(hand) <= 2 or stacking else self.wild_cost)
                 if rank == "W+4" and obs["variant"] == "classic":
-                    score += 10 if next_danger else 0
+                    score += 10 if next_danger else self.w4_bonus
                     if holds_in_play:  # an illegal Wild Draw Four invites a challenge
                         if self.rng.random() >= self.bluff_rate:
                             continue
@@ -91,13 +108,13 @@ class NormalBot(Bot):
                 elif rank in _DRAW_VALUE:
                     score += _DRAW_VALUE[rank] * (3 if next_danger else 1)
             else:
-                score = _points(card)
+                score = self.points_weight * _points(card)
                 if rank in _ACTION_RANKS:
-                    score += 15 if next_danger else 0
+                    score += 15 if next_danger else self.action_bonus
                 if rank == "DA":  # shed every card of the colour at once
                     score += sum(_points(c) + 10 for c in hand.values() if c["color"] == card["color"])
                 # Stay in a colour we hold a lot of.
-                score += 3 * colors.get(card["color"], 0)
+                score += self.color_weight * colors.get(card["color"], 0)
             if stacking:
                 # Pass the penalty on with the smallest card that does it; keep the big ones.
                 score = 100 - _DRAW_VALUE.get(rank, 0)
@@ -110,7 +127,7 @@ class NormalBot(Bot):
         if best is None:
             return None
         # A wild we would rather save is not worth playing while we hold many cards.
-        if best[0] < -10 and obs["phase"] == "play" and len(hand) > 4 and obs["current"] == me:
+        if best[0] < -10 and obs["phase"] == "play" and len(hand) > self.save_wild_above and obs["current"] == me:
             return None
         return best[1]
 
@@ -121,6 +138,7 @@ class NormalBot(Bot):
 
     @staticmethod
     def _wild_color(hand: dict[int, CardDict], playing: int) -> str:
+        """The colour to name: the one held most (then the one worth most)."""
         counts = Counter(c["color"] for i, c in hand.items() if i != playing and c["color"] is not None)
         if not counts:
             return COLORS[0]
@@ -146,4 +164,4 @@ class NormalBot(Bot):
         for i in range(k - 1):  # the Wild Draw Four itself was one of the k
             p_none *= max(0.0, (unseen - unseen_color - i) / max(1, unseen - i))
         # Challenging pays when a bluff is more likely than not (6 cards vs 4 at stake).
-        return 1.0 - p_none > 0.6
+        return 1.0 - p_none > self.challenge_above

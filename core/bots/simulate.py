@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..registry import variant_class
 from .base import make_bot
@@ -28,14 +28,24 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds else 0.0
 
 
+def tell(bots: Sequence[Any] | Mapping[int, Any], events: Sequence[Any]) -> None:
+    """Show each seat's bot (a list by seat, or a map seat -> bot) the events as that seat sees them."""
+    seated = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in seated:
+        if bot is not None:
+            bot.observe(seat, [e.view(seat) for e in events])
+
+
 def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
     """Play one round with ``bots[p]`` deciding for seat p; return the move count.
 
     Each step asks every player who may act, in :meth:`~core.Game.acting_order`
     (out-of-turn players first, as a person would shout "UNO!"), and applies the
-    first action offered, so out-of-turn calls race fairly with the turn.
+    first action offered, so out-of-turn calls race fairly with the turn. Every
+    bot is shown the deal and each move's events as its seat sees them.
     """
     moves = 0
+    tell(bots, game.deal_events)
     while not game.over:
         if moves >= max_moves:
             raise RuntimeError(f"round did not end after {max_moves} moves")
@@ -43,7 +53,7 @@ def play_round(game: Any, bots: Sequence[Any], max_moves: int = 20000) -> int:
         for p in game.acting_order():
             action = bots[p].choose(game.observation(p))
             if action is not None:
-                game.apply(p, action)
+                tell(bots, game.apply(p, action))
                 moves += 1
                 acted = True
                 break
@@ -60,6 +70,7 @@ def simulate(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    **settings: Any,
 ) -> SimulationResult:
     """Play ``games`` single rounds among bots of ``levels`` (one per seat).
 
@@ -69,7 +80,7 @@ def simulate(
     """
     cls = variant_class(variant)
     result = SimulationResult(levels=list(levels), wins=[0.0] * len(levels))
-    bots = [make_bot(lv, seed=f"{seed}:{i}") for i, lv in enumerate(levels)]
+    bots = [make_bot(lv, seed=f"{seed}:{i}", **settings) for i, lv in enumerate(levels)]
     start = time.perf_counter()
     for g in range(games):
         game = cls(len(levels), seed=f"{seed}:{g}", options=options)

@@ -107,6 +107,18 @@ class Form(Widget):
         return len(self.screen.lines()) + 2
 
 
+LEVEL_ORDER = ("random", "easy", "normal", "hard")
+LEVEL_DOC = {
+    "random": "random: plays a random card that fits, draws only when it must (the yardstick of the UNO "
+              "literature).",
+    "easy": "easy: any legal move at random, drawing included; for beginners.",
+    "normal": "normal: sheds high cards, keeps wilds for when they matter, calls and catches UNO.",
+    "hard": "hard: searches thousands of deals of the cards it cannot see, about 0.3 s a move "
+            "(uno-tui play --think sets it). It sees only what its seat sees.",
+}
+"""What each bot level does, shown under the form while the bots line is chosen."""
+
+
 class NewGameScreen(Screen[NewGameChoice | None]):
     """Set up a local game."""
 
@@ -129,7 +141,8 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         super().__init__()
         from core.bots import LEVELS
 
-        self.levels = sorted(LEVELS)
+        # Weakest to strongest, then any level a later version adds.
+        self.levels = [lv for lv in LEVEL_ORDER if lv in LEVELS] + sorted(set(LEVELS) - set(LEVEL_ORDER))
         start = initial or NewGameChoice()
         self.values: dict[str, Any] = {"variant": start.variant, "players": start.players, "bots": start.bots,
                                        "english": start.english}
@@ -156,7 +169,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             FormLine("variant", "Game", TABLE_VARIANTS, doc=face.blurb),
             FormLine("players", "Players", range(cls.min_players, cls.max_players + 1),
                      doc=f"you and {cls.min_players - 1} to {cls.max_players - 1} bots"),
-            FormLine("bots", "Bots", self.levels, doc="how well the bots play"),
+            FormLine("bots", "Bots", self.levels, doc=LEVEL_DOC.get(self.values["bots"], "how well the bots play")),
         ]
         options = cls.OPTIONS
         if "stacking" in options:

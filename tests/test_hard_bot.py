@@ -1,0 +1,496 @@
+"""The ``random`` and ``hard`` levels: legal whole games in every variant, the hard bot's
+information boundary, its belief about hidden hands, its determinizations and its budget.
+
+Searches here run on a fixed iteration count with fixed seeds, so every test is
+deterministic and quick; the strength figures live in ``benchmarks/bots.py``
+(a small statistical check is marked ``soak``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import core
+from core import Action, Event
+from core.bots import make_bot, simulate
+from core.bots.belief import Belief, Memory, faces
+from core.bots.hard import HardBot, SearchRoot, iterations, search
+from core.bots.hard.adapter import GameRollout
+from core.bots.hard.determinize import Dealer, check, layout_for
+from core.bots.simulate import play_round, tell
+
+from support import cid, make
+
+PLAYERS = {"classic": 4, "nomercy": 4, "wildrawz": 4, "diez": 4, "extended": 4}
+
+
+def hard(seed: int | str = 0, n: int = 6):
+    return make_bot("hard", seed=seed, think=iterations(n))
+
+
+# -- the random level -------------------------------------------------------------------------
+
+
+def test_random_plays_a_card_whenever_it_can():
+    g = make("classic", 3, [["R3", "G7", "W", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]], ["R5"])
+    bot = make_bot("random", seed=1)
+    seen = {bot.choose(g.observation(0)) for _ in range(60)}
+    assert Action("draw") not in seen
+    assert {a.kind for a in seen} == {"play"}
+    assert {g.card(a.card).face for a in seen} == {("red", "3"), (None, "W")}
+
+
+def test_random_draws_only_when_it_must_and_plays_what_it_drew():
+    g = make("classic", 3, [["G7", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]], ["R5"], ["R9"])
+    bot = make_bot("random", seed=1)
+    assert bot.choose(g.observation(0)) == Action("draw")
+    g.apply(0, Action("draw"))
+    assert bot.choose(g.observation(0)) == Action("play", cid(g, 0, "R9"))
+
+
+def test_random_calls_uno_and_lets_other_chances_go():
+    g = make("classic", 3, [["R3", "G7"], ["Y1", "Y2"], ["Y3", "Y4"]], ["R5"])
+    bot = make_bot("random", seed=1)
+    assert bot.choose(g.observation(0)) == Action("uno")
+    g.apply(0, Action("play", cid(g, 0, "R3")))  # forgot to call: others may catch
+    assert Action("catch", target=0) in g.legal_actions(2)
+    assert bot.choose(g.observation(2)) is None
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_random_plays_whole_games(variant):
+    n = PLAYERS[variant]
+    bots = [make_bot("random", seed=q) for q in range(n)]
+    for s in range(2):
+        g = core.new_game(variant, n, seed=f"random-{s}")
+        play_round(g, bots)
+        assert g.over
+
+
+# -- whole games --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_hard_plays_whole_games_legally(variant):
+    """Every variant: a round with ``hard`` at two seats against ``normal`` and ``easy``
+    (``play_round`` applies each choice, so an illegal one raises), with searches run."""
+    n = PLAYERS[variant]
+    levels = ["hard", "normal", "hard", "easy"][:n]
+    bots = [hard(q, 3) if lv == "hard" else make_bot(lv, seed=q) for q, lv in enumerate(levels)]
+    g = core.new_game(variant, n, seed=f"whole-{variant}")
+    play_round(g, bots)
+    assert g.over
+    hards = [b.strategy(variant) for b, lv in zip(bots, levels) if lv == "hard"]
+    assert sum(h.searches for h in hards) > 5
+    # Positions it cannot lay out are left to normal; they stay the exception.
+    assert sum(h.fallbacks for h in hards) <= sum(h.searches for h in hards)
+
+
+def test_hard_plays_heads_up_and_at_a_big_table():
+    for n in (2, 6):
+        bots = [hard(q, 2) if q % 2 == 0 else make_bot("normal", seed=q) for q in range(n)]
+        g = core.new_game("classic", n, seed=f"table-{n}")
+        play_round(g, bots)
+        assert g.over
+
+
+def test_hard_with_house_rules():
+    options = {"stacking": "progressive", "seven_o": True, "jump_in": True, "draw_until_playable": True}
+    bots = [hard(0, 3), make_bot("normal", seed=1), hard(2, 3)]
+    g = core.new_game("classic", 3, seed="house", options=options)
+    play_round(g, bots)
+    assert g.over
+
+
+def test_hard_returns_none_when_it_has_nothing_to_do():
+    g = make("classic", 3, [["R3", "G7", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]], ["R5"])
+    assert hard().choose(g.observation(1)) is None
+
+
+def test_hard_is_deterministic_per_seed():
+    a = simulate("classic", ["hard", "normal", "normal"], 2, seed=3, think=iterations(5))
+    b = simulate("classic", ["hard", "normal", "normal"], 2, seed=3, think=iterations(5))
+    assert (a.wins, a.moves) == (b.wins, b.moves)
+
+
+# -- the information boundary ---------------------------------------------------------------------
+
+
+def _twins():
+    """Two positions the same to seat 0 (hand, pile, counts, whose turn) with other hidden cards."""
+    mine = ["R3", "G7", "W", "B1", "Y5", "G+2"]
+    a = make("classic", 3, [mine, ["Y1", "Y2", "B9", "G3", "R8"], ["Y3", "Y4", "BS", "R1", "W+4"]], ["R5"],
+             ["B2", "B3", "G1"], current=1, seed=1)
+    b = make("classic", 3, [mine, ["G4", "RS", "B6", "Y9", "W"], ["R9", "G9", "B4", "B7", "Y7"]], ["R5"],
+             ["Y6", "G2", "R2"], current=1, seed=2)
+    return a, b
+
+
+def _play_until_seat0(g, feed):
+    """Seats 1 and 2 draw (the same public moves in both games); events go to ``feed``."""
+    for p in (1, 2):
+        feed(p, g.apply(p, Action("draw")))
+        if g.current == p:
+            feed(p, g.apply(p, Action("pass")))
+
+
+def test_hard_decides_the_same_on_positions_that_look_the_same():
+    """Hidden hands and draw piles differ; everything seat 0 sees is equal, events included:
+    the same seed must give the same decision. A bot that read another hand would differ."""
+    a, b = _twins()
+    seen_a: list[Event] = []
+    seen_b: list[Event] = []
+    bot_a, bot_b = HardBot(seed=9, think=iterations(60)), HardBot(seed=9, think=iterations(60))
+    _play_until_seat0(a, lambda p, ev: (seen_a.extend(ev), bot_a.observe(0, ev)))
+    _play_until_seat0(b, lambda p, ev: (seen_b.extend(ev), bot_b.observe(0, ev)))
+    assert [e.view(0) for e in seen_a] == [e.view(0) for e in seen_b]
+    assert [e.view(1) for e in seen_a] != [e.view(1) for e in seen_b]  # they do differ
+    obs_a, obs_b = a.observation(0), b.observation(0)
+    assert obs_a == obs_b
+    assert bot_a.choose(obs_a) == bot_b.choose(obs_b)
+    assert bot_a.searches == bot_b.searches == 1
+
+
+def test_hard_ignores_cards_a_careless_caller_shows_it():
+    """``observe`` given raw events (the other players' drawn cards in them) still sees only
+    what its seat was shown: the decision matches the one made from redacted events."""
+    a, _ = _twins()
+    raw: list[Event] = []
+    _play_until_seat0(a, lambda p, ev: raw.extend(ev))
+    assert any(e.visible_to is not None and 0 not in e.visible_to and e.cards for e in raw)
+    shown, careless = HardBot(seed=4, think=iterations(40)), HardBot(seed=4, think=iterations(40))
+    shown.observe(0, [e.view(0) for e in raw])
+    careless.observe(0, raw)
+    obs = a.observation(0)
+    assert careless.choose(obs) == shown.choose(obs)
+
+
+def test_hard_is_never_given_the_game():
+    """The search's input is the observation, the belief and a seed: nothing holds a Game."""
+    g = core.new_game("classic", 3, seed=5)
+    bot = HardBot(seed=1, think=iterations(3))
+    roots = []
+    bot.searcher = lambda root, more: (roots.append(root), search(root, more))[1]
+    bot.choose(g.observation(g.current))
+    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep"}
+    assert roots[0].obs == g.observation(g.current)
+    assert not any(isinstance(v, core.Game) for v in vars(roots[0].belief).values())
+
+
+# -- the belief ------------------------------------------------------------------------------------
+
+
+def _sample_hands(g, seat, memory, k=40, **rules):
+    """``k`` determinizations of ``g`` as ``seat`` knows it: the hands dealt to the others."""
+    obs = g.observation(seat)
+    belief = memory.belief(obs, **rules)
+    lay = layout_for(obs["variant"])
+    belief.sync(obs, lay.visible(obs, belief))
+    dealer = Dealer(obs, belief)
+    rng = random.Random(7)
+    out = []
+    for _ in range(k):
+        d = dealer.deal(rng)
+        assert not check(d, obs)
+        out.append([sorted(str(c) for c in d.hand(q)) for q in range(g.num_players)])
+    return out
+
+
+def _feed(memory, seat, events):
+    memory.observe(seat, events)
+    return events
+
+
+def _memory(g, seat, **rules):
+    """A memory that has seen the position once (as the bot does at its first decision)."""
+    m = Memory()
+    m.observe(seat, [])
+    obs = g.observation(seat)
+    belief = m.belief(obs, **rules)
+    belief.sync(obs, layout_for(obs["variant"]).visible(obs, belief))
+    return m
+
+
+def test_a_draw_on_your_turn_says_what_you_lacked():
+    g = make("classic", 3, [["R3", "G7", "B8"], ["Y1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             ["G9", "G8"], current=1)
+    m = _memory(g, 0, voids_on_draw=True)
+    _feed(m, 0, g.apply(1, Action("draw")))  # G9: not playable, the turn passes
+    assert g.current == 2
+    samples = _sample_hands(g, 0, m, voids_on_draw=True)
+    for hands in samples:
+        assert len(hands[1]) == 4
+        # Three of its four cards were held when it drew on a red 5: none red, none a 5.
+        clean = [c for c in hands[1] if not c.startswith("R") and not c.endswith("5") or c.startswith("W")]
+        assert len(clean) >= 3
+    # Without the rule, red cards turn up in its sampled hands.
+    loose = _sample_hands(g, 0, Memory(), voids_on_draw=False)
+    assert any(sum(c.startswith("R") for c in h[1]) >= 2 for h in loose)
+
+
+def test_following_suit_or_not_in_wild_rawz():
+    g = core.new_game("wildrawz", 3, seed=1, setup={
+        "trump": "B4", "leader": 0,
+        "hands": [["R1", "R2", "G5"], ["Y1", "Y2", "G6"], ["R3", "R4", "G8"]]})
+    m = _memory(g, 0, follow_suit=True)
+    _feed(m, 0, g.apply(0, Action("play", cid(g, 0, "R1"))))
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "Y1"))))  # no red: it cannot follow
+    _feed(m, 0, g.apply(2, Action("play", cid(g, 2, "R3"))))
+    samples = _sample_hands(g, 0, m, follow_suit=True)
+    assert all(not any(c.startswith("R") for c in h[1]) for h in samples)
+    assert any(any(c.startswith("R") for c in h[2]) for h in samples)
+
+
+def test_a_hand_given_away_in_a_swap_is_known():
+    g = make("classic", 3, [["R7", "G7", "B8", "Y2"], ["Y1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             options={"seven_o": True})
+    m = _memory(g, 0)
+    _feed(m, 0, g.apply(0, Action("play", cid(g, 0, "R7"), None, 2)))
+    for hands in _sample_hands(g, 0, m):
+        assert hands[2] == ["B8", "G7", "Y2"]
+
+
+def test_a_hand_shown_after_a_challenge_is_known():
+    pad = ["Y1", "Y2", "Y3", "Y4", "G1", "G2", "B3"]
+    g = make("classic", 3, [["W+4", "B1", "G6", "Y9"], pad, ["G8", "G9"]], ["R5"], ["B5", "B6", "B7", "B8"])
+    m = _memory(g, 1)
+    _feed(m, 1, g.apply(0, Action("play", cid(g, 0, "W+4"), "green")))
+    _feed(m, 1, g.apply(1, Action("challenge")))  # innocent: seat 1 sees the hand, then draws 6
+    for hands in _sample_hands(g, 1, m):
+        assert hands[0] == ["B1", "G6", "Y9"]
+
+
+def test_the_belief_forgets_what_it_cannot_reconcile():
+    b = Belief(0, faces(core.new_game("classic", 3, seed=1).observation(0)), 3, voids_on_draw=True)
+    b.counts[1] = 5
+    b.hands[1].known = {1, 2, 3}
+    obs = core.new_game("classic", 3, seed=1).observation(0)
+    b.sync(obs, {c["id"] for c in obs["hand"]})
+    assert b.hands[1].known == set() and b.counts[1] == 7  # a missed event: forget, do not trust
+    b.read([Event("mystery", player=2)])  # an event kind it does not know
+    assert b.counts[2] is None
+
+
+# -- determinization -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_determinizations_reproduce_the_observation(variant):
+    """Along a self-play round, every position the layout supports is rebuilt so that the seat's
+    own observation of the rebuilt game equals the real one; every card is in one place."""
+    n = PLAYERS[variant]
+    bots = [make_bot("normal", seed=q) for q in range(n)]
+    memories = [Memory() for _ in range(n)]
+    g = core.new_game(variant, n, seed=f"det-{variant}")
+    for q in range(n):
+        memories[q].observe(q, g.deal_events)
+    rng = random.Random(3)
+    built = skipped = 0
+    steps = 0
+    while not g.over and steps < 400:
+        steps += 1
+        p = g.to_act()[0]
+        obs = g.observation(p)
+        lay = layout_for(variant)
+        if lay.supports(obs):
+            belief = memories[p].belief(obs)
+            belief.sync(obs, lay.visible(obs, belief))
+            d = Dealer(obs, belief).deal(rng)
+            assert check(d, obs) == []
+            ids = sorted(c.id for c in d.all_cards()) if hasattr(d, "all_cards") else None
+            if ids is not None:
+                assert ids == list(range(len(d.cards)))
+            built += 1
+        else:
+            skipped += 1
+        a = bots[p].choose(obs) or g.legal_actions(p)[0]
+        events = g.apply(p, a)
+        for q in range(n):
+            memories[q].observe(q, events)
+    assert built > 3 * skipped
+
+
+def test_the_rollout_adapter_follows_the_engine():
+    g = core.new_game("classic", 3, seed=11)
+    r = GameRollout.from_game(g, seed=1)
+    assert r.moves() == list(range(len(g.legal_actions(g.current))))
+    assert [r.action(m) for m in r.moves()] == g.legal_actions(g.current)
+    twin = r.copy()
+    rng = random.Random(2)
+    while not r.over:
+        m = rng.choice(r.moves())
+        r.step(m)
+    assert r.winner is not None and r.points()[r.winner] > 0
+    assert not twin.over and g.version == 0  # copies are independent
+
+
+# -- the budget -------------------------------------------------------------------------------------
+
+
+def test_an_iteration_budget_is_exact():
+    g = core.new_game("classic", 4, seed=2)
+    obs = g.observation(g.current)
+    belief = Memory().belief(obs, voids_on_draw=True)
+    stats = search(SearchRoot(obs, belief, 5), iterations(37)())
+    assert sum(m.visits for m in stats.values()) == 37
+    calls = []
+    bot = HardBot(seed=1, think=lambda: (lambda done: calls.append(done) or done < 3))
+    bot.choose(obs)
+    assert calls[0] == 0 and calls[-1] == max(calls) == 3  # asked before each playout, stopped at 3
+
+
+def test_make_bot_settings():
+    with pytest.raises(ValueError, match="ponder"):
+        make_bot("hard", ponder=3)
+    with pytest.raises(ValueError):
+        iterations(0)
+    g = core.new_game("classic", 2, seed=1)
+    assert make_bot("normal", think=iterations(3)).choose(g.observation(g.current))
+
+
+# -- strength (statistical: soak only) ---------------------------------------------------------------
+
+
+@pytest.mark.soak
+def test_hard_beats_normal_heads_up():
+    r = simulate("classic", ["hard", "normal"], 200, seed=1, think=iterations(200))
+    r2 = simulate("classic", ["normal", "hard"], 200, seed=2, think=iterations(200))
+    share = (r.wins[0] + r2.wins[1]) / 400
+    assert share > 0.55, share
+
+
+# -- at the table ------------------------------------------------------------------------------------
+
+
+async def test_hard_bots_play_over_the_network():
+    """A host's hard bot and a hard bot client play a round; both were told the events they saw."""
+    from net import BotClient
+    from net.testing import conserved, start_host
+
+    host = await start_host(seats=3, bots=1, rounds=1, seed=4, bot_level="hard", bot_think=0.01)
+    try:
+        clients = [BotClient(("127.0.0.1", host.port), "H", level="hard", seed=1, think=0.01),
+                   BotClient(("127.0.0.1", host.port), "N", seed=2)]
+        rcs = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 60)
+        assert rcs == [0, 0]
+        assert host.rounds_played == 1 and conserved(host.game)
+        mine = clients[0].bot.strategy("classic")
+        theirs = host.table.autoplay.bot(2).strategy("classic")
+        assert mine.searches + mine.fallbacks > 0 and theirs.searches + theirs.fallbacks > 0
+        assert mine._memory._events and theirs._memory._events
+    finally:
+        await host.close()
+
+
+def test_a_local_table_tells_its_bots_what_they_saw():
+    from uno_tui.session import LocalSession, TableConfig
+
+    s = LocalSession(TableConfig(players=3, bots="hard", seed=3, think=0.01))
+    for _ in range(6):
+        if s.game.current == s.me:
+            obs = s.observation()
+            s.send(Action.from_dict(obs["legal"][-1]))
+        elif s.bot_step() is None:
+            break
+    told = [b.strategy("classic")._memory._events for b in s.bots.values()]
+    assert all(e[0].kind == "deal" for e in told)
+    assert all(len(e) > 6 for e in told)
+
+
+def test_think_on_the_command_line():
+    from uno_tui.cli import main
+
+    for bad in ("0", "-1", "soon", "100"):
+        with pytest.raises(SystemExit) as e:
+            main(["simulate", "--think", bad])
+        assert e.value.code == 2
+    assert main(["simulate", "--bots", "hard,random", "--players", "2", "--games", "1", "--think", "0.01"]) == 0
+
+
+def test_bad_levels_and_thinking_times_exit_2_with_the_known_levels(capsys):
+    """Every command that seats bots refuses an unknown level before anything starts."""
+    from uno_tui.cli import main
+
+    for argv in (["play", "--bots", "hrad"], ["simulate", "--bots", "hard,hrad"], ["host", "--bot-level", "hrad"],
+                 ["bot", "127.0.0.1:1", "--level", "hrad"], ["play", "--bots", "hard", "--think", "0"],
+                 ["host", "--think", "x"], ["bot", "127.0.0.1:1", "--think", "-2"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2, argv
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert ("hrad" in err and "hard" in err and "random" in err) or "--think" in err, (argv, err)
+
+
+def test_a_search_in_worker_processes_adds_up_their_results():
+    """Root parallelism: two processes search the same root until the same instant; their
+    playouts are added up (more deals than either would play alone in the time)."""
+    import time as clock
+
+    from net.thinking import Deadline, ProcessSearcher, seconds
+
+    g = core.new_game("classic", 3, seed=8)
+    obs = g.observation(g.current)
+    belief = Memory().belief(obs, voids_on_draw=True)
+    searcher = ProcessSearcher(2)
+    try:
+        searcher.warm_up()
+        stats = searcher(SearchRoot(obs, belief, 3), Deadline(clock.monotonic() + 0.3, minimum=4))
+        seeds = {d for m in stats.values() for d in m.deals}
+        assert sum(m.visits for m in stats.values()) >= 8 and len(seeds) >= 4
+        bot = make_bot("hard", seed=1, think=seconds(0.05), searcher=searcher)
+        assert bot.choose(obs) in [Action.from_dict(a) for a in obs["legal"]]
+    finally:
+        searcher.close()
+
+
+def _hidden_twin(g: core.Game, seat: int, rng: random.Random) -> core.Game:
+    """``g`` with the cards ``seat`` cannot see (other hands, the draw pile) dealt again among the
+    same places, in the same numbers."""
+    d = g.to_dict()
+    others = [q for q in range(g.num_players) if q != seat]
+    hidden = [c for q in others for c in d["hands"][q]] + list(d["draw_pile"])
+    rng.shuffle(hidden)
+    for q in others:
+        k = len(d["hands"][q])
+        d["hands"][q], hidden = hidden[:k], hidden[k:]
+    d["draw_pile"] = hidden
+    return type(g).from_dict(d)
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_hard_decides_the_same_whatever_the_hidden_cards_in_every_variant(variant):
+    """Every variant: a position and its twin with the other hands and the draw pile dealt again
+    look the same to the seat to move; under the same seed the search's statistics and the
+    decision are the same. A search that read another hand, or the table's pile, would differ."""
+    n = PLAYERS[variant]
+    g = core.new_game(variant, n, seed=f"twins-{variant}")
+    normals = [make_bot("normal", seed=q) for q in range(n)]
+    checked = 0
+    for _ in range(60):
+        if g.over or checked >= 2:
+            break
+        p = g.decision.player
+        obs = g.observation(p)
+        twin = _hidden_twin(g, p, random.Random(checked))
+        if twin.observation(p) == obs and len(obs["legal"]) > 1 and \
+                [twin.hands[q] for q in range(n) if q != p] != [g.hands[q] for q in range(n) if q != p]:
+            decisions, found = [], []
+            for game in (g, twin):
+                bot = HardBot(seed=5, think=iterations(24))
+                stats: list[dict] = []
+                bot.searcher = lambda root, more, stats=stats: stats.append(search(root, more)) or stats[-1]
+                decisions.append(bot.choose(game.observation(p)))
+                found.append([{k: (m.visits, m.total) for k, m in st.items()} for st in stats])
+            assert decisions[0] == decisions[1]
+            assert found[0] == found[1]  # the same searches, playout for playout
+            checked += bool(found[0])
+        for q in g.acting_order():
+            a = normals[q].choose(g.observation(q))
+            if a is not None:
+                g.apply(q, a)
+                break
+    assert checked >= 1
