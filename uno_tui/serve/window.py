@@ -22,6 +22,8 @@ from textual.widgets import Static
 from uno_tui.app import UnoApp
 from uno_tui.screens.table import MIN_SIZE, TableScreen
 
+from .styles import SharedStyles
+
 APP_CSS = str(Path(__file__).resolve().parents[1] / "app.tcss")
 """The tables' styles (a relative ``CSS_PATH`` would be looked for beside this module)."""
 
@@ -82,7 +84,7 @@ class WindowGuard:
         return result
 
 
-class ServedUnoApp(WindowGuard, UnoApp):
+class ServedUnoApp(SharedStyles, WindowGuard, UnoApp):
     """A game against bots, in a session of ``uno-tui serve``."""
 
     CSS_PATH = APP_CSS
