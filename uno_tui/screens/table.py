@@ -94,6 +94,8 @@ class TableScreen(Screen[None]):
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
         self._too_small = False
         self._prompted = -1  # the version at which a picker last opened by itself
+        self.english = False
+        """The cards' names in English alone (``play --english``, for a game whose cards have others)."""
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -136,7 +138,8 @@ class TableScreen(Screen[None]):
         log.can_focus = False  # the arrow keys choose cards, they do not scroll the log
         log.face = self.face
         # Card names in English for players who do not read the cards' own (play --english, the new-game screen's e).
-        log.english = bool(getattr(self.app, "english_cards", False))
+        self.english = bool(getattr(self.app, "english_cards", False)) and self.face.english_names
+        log.english = self.query_one(MatchBar).english = self.english
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
         assert self.obs is not None
@@ -295,7 +298,11 @@ class TableScreen(Screen[None]):
 
     def _explain(self, message: str) -> None:
         text = humanize_error(message, self.session.names, self.session.me)
-        self.notify(text, title="Not now", severity="warning", timeout=4)
+        self.notify(self.shown(text), title="Not now", severity="warning", timeout=4)
+
+    def shown(self, text: str) -> str:
+        """``text`` as this table shows it: the cards' names in English alone when the player asked."""
+        return self.face.in_english(text) if self.english else text
 
     def _legal(self, kind: str | None = None) -> list[Action]:
         """The legal actions of ``kind`` (every legal action when ``None``)."""

@@ -26,6 +26,7 @@ class ExtendedFace(Face):
     title = "UNO 扩展规则"
     blurb = "UNO 扩展规则 5.2.3: 153 cards, judgement/draw/play phases, effects, duels, grenades, C4."
     english_names = True
+    english_title = "UNO Extended rules"
     target_scores = (5, 10, 15, 20, 30, 50)  # a winner scores the players still in: small numbers
 
     def table_screen(self) -> type[ExtendedTableScreen]:
@@ -49,18 +50,16 @@ class ExtendedFace(Face):
         return EXTENDED_PAINTING
 
     def status_line(self, obs: Observation, names: Sequence[str], deals: bool = True) -> str:
-        from .words import key_hints
+        from .words import key_hints, shown
 
-        return key_hints(obs, deals)
+        return shown(key_hints(obs, deals))
 
     def status_flags(self, obs: Observation) -> tuple[bool, bool]:
         from .words import status_flags
 
         return status_flags(obs)
 
-    def log_text(self, text: str, *, english: bool = False) -> str:
-        if not english:
-            return text
+    def in_english(self, text: str) -> str:
         from .words import english_names
 
         return english_names(text)

@@ -53,6 +53,14 @@ def english() -> bool:
     return _english
 
 
+def card_name(rank: str) -> str:
+    """A rank's name as the player reads it: Chinese ("转移(0-4)"), or English ("Transfer ≤4")."""
+    if _english:
+        face = EXTENDED_BY_RANK.get(rank)
+        return face.en if face is not None else rank
+    return zh(rank)
+
+
 LABEL_CELLS = 7
 """Cells of the widest label with its colour letter ("Y紧箍咒")."""
 
@@ -136,5 +144,5 @@ EXTENDED_PAINTING = CardPainting(chip=ext_chip, inline=ext_inline, order=sort_ke
 """The extended rules' cards: chips wide enough for a Chinese label (``ExtendedFace.card_painting``)."""
 
 
-__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "ext_chip", "ext_inline",
+__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "card_name", "english", "use_english", "ext_chip", "ext_inline",
            "gloss", "label", "pad", "sort_key", "zh"]
