@@ -162,6 +162,9 @@ async def test_an_idle_session_is_closed(tmp_path: Any) -> None:
         await ann.wait("Hello, ann")
         await ann.wait(lambda: "without a key press" in ann.terminal.plain(), what="the idle notice")
         assert await ann.exit_status() == 0
+        # Whole, in words, and wrapped on the screen (the terminal's line wrap is back on).
+        assert "Closed after 1 second without a key press" in ann.terminal.plain()
+        assert "your seat waits for you." in ann.text().replace("\n", "")
         await ann.close()
         assert not server.sessions
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import random
 import re
 
 import pytest
 
 from core import Action
-from tui_support import notifications, table_of, text_of, wait_for
+from tui_support import notifications, screen_text, table_of, text_of, wait_for
 from uno_tui.app import UnoApp
 from uno_tui.screens import NewGameScreen, RoundOverScreen
 from uno_tui.session import LocalSession, TableConfig
@@ -76,12 +75,6 @@ async def test_e_on_the_new_game_screen_chooses_english_names() -> None:
         await pilot.pause()
         assert app.config.english and app.english_cards
         assert english()
-
-
-def screen_text(app: UnoApp) -> str:
-    """Everything the terminal shows now (the screen on top, over the table), as text."""
-    svg = app.export_screenshot()
-    return html.unescape("".join(re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S)))
 
 
 async def _play_in_english(seed: int, players: int, steps: int) -> dict[str, str]:

@@ -48,6 +48,16 @@ HELP_BINDING = Binding("question_mark", "help", "help", key_display="?")
 """Every table's key for its help page."""
 
 
+def tiny_window(width: int, height: int) -> bool:
+    """Too small even for the sentence that asks for a larger window (a 10×5 one, say)."""
+    return width < 44 or height < 7
+
+
+def tiny_window_text(width: int, height: int, leave: str) -> str:
+    """That sentence in as few cells as it takes: four lines of at most ten."""
+    return f"{width}×{height}\ntoo small\nneed {MIN_SIZE[0]}×{MIN_SIZE[1]}\n{leave}"
+
+
 def table_bindings(play: str, *keys: Binding) -> list[Binding]:
     """A table's keys in the footer's order: ←/→ choose, enter (``play`` says what it does), the game's
     own ``keys``, then the whole log and help, which every table has."""
@@ -183,6 +193,7 @@ class TableScreen(Screen[None]):
             if hasattr(pile, "short"):  # the piles that draw smaller on a short terminal
                 pile.short = short
         self.query_one("#too-small", Static).update(
+            tiny_window_text(width, height, "^q quits") if tiny_window(width, height) else
             f"Terminal too small: {width}×{height}.\n"
             f"uno-tui needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}; please enlarge the window.\n\n"
             "ctrl+q quits"

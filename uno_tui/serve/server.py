@@ -35,7 +35,7 @@ from .control import ControlServer, Handler
 from .people import People, clean_name
 from .spawn import Child, Spawner
 from .tables import TableRoom
-from .terminal import TerminalSession
+from .terminal import TerminalSession, duration_words
 
 log = logging.getLogger("uno_tui.serve")
 
@@ -150,9 +150,8 @@ class ServeServer:
         if self.web_port is not None:
             lines.append(f"  in a browser:       http://{host}:{self.web_port}/")
         lines.append(f"  who may come in:    {self.admission.describe()}")
-        minutes = self.config.idle_timeout / 60
         lines.append(f"  at most {self.config.max_sessions} sessions at once; a session idle for "
-                     f"{minutes:g} minute{'s' if minutes != 1 else ''} is closed. ctrl+c stops the server.")
+                     f"{duration_words(self.config.idle_timeout)} is closed. ctrl+c stops the server.")
         return lines
 
     # -- sessions ----------------------------------------------------------------------------
