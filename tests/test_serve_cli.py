@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -44,6 +45,18 @@ def test_bad_arguments_say_what_is_wrong_and_exit_2(argv: list[str], words: str,
         main(argv)
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_port_in_use_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["serve", "--ssh", str(port), "--bind", "127.0.0.1", "--host-key", str(tmp_path / "key")])
+    assert status == 1
+    assert f"already in use on 127.0.0.1 (--ssh {port}): choose another" in capsys.readouterr().err
 
 
 def test_the_web_with_keys_only_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

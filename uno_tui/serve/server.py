@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -242,7 +243,13 @@ async def serve(config: ServeConfig, admission: Admission, out: TextIO, err: Tex
     try:
         await server.start()
     except OSError as e:
-        print(f"uno-tui serve: cannot listen on {config.bind}: {e.strerror or e}", file=err)
+        if e.errno == errno.EADDRINUSE:
+            ports = " and ".join(f"{flag} {port}" for flag, port in (("--ssh", config.ssh_port), ("--web", config.web_port))
+                                 if port is not None)
+            print(f"uno-tui serve: a port is already in use on {config.bind or 'all addresses'} ({ports}): "
+                  "choose another, or 0 for any free one", file=err)
+        else:
+            print(f"uno-tui serve: cannot listen on {config.bind}: {e.strerror or e}", file=err)
         await server.close()
         return 1
     except ValueError as e:
