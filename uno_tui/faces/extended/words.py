@@ -282,11 +282,11 @@ def english_names(text: str) -> str:
     The table names a card in Chinese, often with its English name after it; a player who does not
     read Chinese asks for the English alone.
     """
-    english = extended_english_names() | OTHER_WORDS
+    names = extended_english_names() | OTHER_WORDS
     out: list[str] = []
     pos = 0
     for m in _CJK_NAME.finditer(text):
-        en = english.get(m.group(0))
+        en = names.get(m.group(0))
         if en is None:
             continue
         out.append(text[pos:m.start()])
