@@ -314,7 +314,9 @@ class Server:
     async def burst(self, n: int) -> None:
         """N clients at the same instant; with them at their menus, the memory each costs."""
         base = await settle(self.pid, 2)
+        before = busy(self.pid)
         times, conns = await connect_all(self.port, n, "b")
+        self.add("cpu", n, [(busy(self.pid) - before) / n / 1e9])
         await quiet(self.pid)
         mem = memory(self.pid)
         await leave(conns)
@@ -386,13 +388,19 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  [{server.label}] {n:>2} at once: median {ms(server.median('burst', n))}, slowest "
                   f"{ms(server.median('burst-max', n))} · one more with {already:>2} connected: "
                   f"{ms(server.median('one-more', already))}")
+    print("CPU time per session to its menu drawn (the server, the fork server and the session together; "
+          "with 2 cores a burst of N takes at least N times this, halved), medians:")
+    for n in counts:
+        for server in servers:
+            print(f"  [{server.label}] {n:>2} at once: {ms(server.median('cpu', n))}")
     print("memory per connected session (at the menu), medians:")
     for n in counts:
         for server in servers:
-            idle_cpu = server.median("idle-cpu", n - 1 if n > 1 else 0)
+            already = n - 1 if n > 1 else 0
+            idle = (f" · each of {already} sitting at the menu uses {server.median('idle-cpu', already) * 100:.2f} % "
+                    "of a core" if already else "")
             print(f"  [{server.label}] {n:>2} sessions: PSS {mib(server.median('pss', n))} (its own pages "
-                  f"{mib(server.median('uss', n))}, RSS {mib(server.median('rss', n))}) · "
-                  f"CPU while sitting at the menu {idle_cpu * 100:.2f} % of a core each")
+                  f"{mib(server.median('uss', n))}, RSS {mib(server.median('rss', n))}){idle}")
     if args.alternatives:
         colds = [cold_start() for _ in range(args.runs)]
         print(f"cold interpreter per session: exec to menu drawn median {ms(statistics.median(t for t, _ in colds))}"
