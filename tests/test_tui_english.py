@@ -157,7 +157,7 @@ async def test_more_random_extended_rounds_in_english_show_no_chinese(seed: int,
 
 
 def test_english_names_keep_every_word_but_the_chinese() -> None:
-    from uno_tui.faces.extended.words import english_names
+    from uno_tui.faces.extended.english import english_names
 
     assert english_names("play red 夹子 Clip at Ben") == "play red Clip at Ben"
     assert english_names("a 转移(0-4) transfer with 2 cards") == "a Transfer ≤4 with 2 cards"

@@ -4,7 +4,7 @@ and round summary, and its cards' Chinese (or English) names.
 Where it lives: ``table.py`` (the table screen, its keys and pickers), ``widgets.py`` (the seats with
 their effects, the table, what is asked of you, the hand with the gloss), ``cards.py`` (labels that fit
 a chip, in Chinese or English), ``words.py`` (what is going on, the keys, every move in words),
-``help.py``, ``round_over.py``. What it reads of the engine's card table is in ``faces/core_words.py``.
+``english.py`` (the Chinese names in English), ``help.py``, ``round_over.py``. What it reads of the engine's card table is in ``faces/core_words.py``.
 """
 
 from __future__ import annotations
@@ -60,6 +60,6 @@ class ExtendedFace(Face):
         return status_flags(obs)
 
     def in_english(self, text: str) -> str:
-        from .words import english_names
+        from .english import english_names
 
         return english_names(text)

@@ -17,6 +17,7 @@ from core import notation
 
 from ...widgets.cards import SUITS, CardPainting, _rim, suit
 from ..core_words import EXTENDED_BY_RANK, EXTENDED_CARDS, extended_card_words, extended_zh as zh
+from .english import english_names
 
 Card = Mapping[str, Any]
 
@@ -92,8 +93,6 @@ def gloss(card: Card) -> str:
     face = EXTENDED_BY_RANK.get(card["rank"])
     words = extended_card_words(dict(card))
     if _english:
-        from .words import english_names
-
         words = english_names(words)
     if face is None:
         return f"{words}: a number card"

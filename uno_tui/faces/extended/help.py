@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core_words import EXTENDED_CARDS
 from ..face import HelpPage, HelpSection
 from .cards import english, label, pad
-from .words import english_names
+from .english import english_names
 
 EXT_KEYS: list[tuple[str, str]] = [
     ("← → h l", "choose a card in your hand (its name and what it does show beneath)"),
