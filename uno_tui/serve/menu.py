@@ -44,6 +44,8 @@ class Visit:
     info: dict[str, Any] = field(default_factory=dict)
     highlighted: str | None = None
     """The menu line chosen last (the menu comes back on it)."""
+    english: bool = False
+    """The extended rules' cards named in English: chosen in a new-game form, kept for the visit's tables."""
 
 
 @dataclass
@@ -316,6 +318,7 @@ class MenuScreen(Screen[None]):
 
     def _open(self, choice: dict[str, Any] | None) -> None:
         if choice is not None:
+            self.menu_app.visit.english = bool(choice.pop("english", False))  # a choice of this screen's, not the table's
             self._open_table(choice)
 
     @work(thread=True, exclusive=True, group="open")
@@ -378,7 +381,7 @@ class OpenTableScreen(NewGameScreen):
     def action_start(self) -> None:
         c = self.choice()
         self.dismiss({"variant": c.variant, "seats": c.players, "bots": self.values["bot_seats"],
-                      "bot_level": c.bots, "options": c.options})  # type: ignore[arg-type]
+                      "bot_level": c.bots, "options": c.options, "english": c.english})  # type: ignore[arg-type]
 
 
 class MenuApp(SharedStyles, WindowGuard, App[MenuChoice | None]):
