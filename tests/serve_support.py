@@ -269,7 +269,12 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             await player.wait("Name a colour", what="the colour picker")
             player.press("r")
         # Gone from the hand for good (the hand's size may be back up already: a bot can answer with a +2).
-        await player.wait(lambda: all(c["id"] != card["id"] for c in host.game.observation(seat)["hand"]),
-                          what="the card to be played")
-        return card
+        # The keys chose by label: with two alike in the hand, either may be the one played.
+        alike = {c["id"] for c in obs["hand"] if card_text(c) == label}
+
+        def played() -> dict[str, Any] | None:
+            held = {c["id"] for c in host.game.observation(seat)["hand"]}
+            return next((c for c in obs["hand"] if c["id"] in alike - held), None)
+
+        return await player.wait(played, what="the card to be played")
     raise AssertionError("never had a card to play")
