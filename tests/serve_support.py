@@ -226,11 +226,16 @@ def hand_labels(player: Player) -> list[str] | None:
 
 def selected_label(player: Player) -> str | None:
     """The label of the chip the ▲ marker sits under."""
-    lines = player.terminal.screen.display
-    for y, line in enumerate(lines):
+    where = marker(player)
+    return player.terminal.screen.display[where[0] - 2][where[1]:where[1] + 4].strip() if where else None
+
+
+def marker(player: Player) -> tuple[int, int] | None:
+    """Where the ▲ marker under the chosen chip is (row, column)."""
+    for y, line in enumerate(player.terminal.screen.display):
         x = line.find("▲▲▲▲")
         if x >= 0 and y >= 2:
-            return lines[y - 2][x:x + 4].strip()
+            return y, x
     return None
 
 
@@ -257,12 +262,14 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             continue
         card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
         label = card_text(card)
+        shown = sorted(card_text(c) for c in obs["hand"])
         for _ in range(len(obs["hand"])):
             if selected_label(player) == label:
                 break
-            before = selected_label(player)
+            before = marker(player)  # (not the label: the selection may move from one W to another)
             player.press("right")
-            await player.wait(lambda: selected_label(player) != before, what="the selection to move")
+            await player.wait(lambda: marker(player) not in (before, None) and sorted(hand_labels(player) or []) == shown,
+                              what="the selection to move")
         assert selected_label(player) == label
         player.press("enter")
         if "color" in plays[0]:
