@@ -283,5 +283,5 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             held = {c["id"] for c in host.game.observation(seat)["hand"]}
             return next((c for c in obs["hand"] if c["id"] in alike - held), None)
 
-        return await player.wait(played, what="the card to be played")
+        return await until(played, "the card to be played")  # (the host's state: the screen may be still by then)
     raise AssertionError("never had a card to play")
