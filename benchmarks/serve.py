@@ -1,17 +1,29 @@
-"""``uno-tui serve``: memory per connected SSH session, and the time from ``ssh`` connect to the menu drawn.
+"""``uno-tui serve``: the time from ``ssh`` connect to the menu drawn, and memory per connected session.
 
-    python benchmarks/serve.py [--runs N] [--sessions 1,8,32]
+    python benchmarks/serve.py [--runs N] [--sessions 1,8,32] [--compare DIR] [--no-alternatives]
 
 Starts ``uno-tui serve --ssh 0`` on loopback as its own process, then, for
-each count N, connects N SSH clients at once (asyncssh, each with an 80x24
-pty) and times each one from
-the start of its connection to the moment its menu is fully drawn. With the
-N sessions at the menu it sums the memory of the server's whole process
-tree (the server, the fork server, the sessions) from
+each count N, measures the time from the start of a client's connection
+(asyncssh, an 80x24 pty) to the moment its menu is fully drawn, two ways:
+
+* *burst*: N clients connect at the same instant (the median and the
+  slowest of them): the worst case, every session drawing its first screen
+  at once on a machine of 2 cores;
+* *one more*: N sessions are already connected and sitting at their menus,
+  and one more client connects (the median of a few such arrivals): the
+  ordinary case.
+
+With the N sessions at the menu it sums the memory of the server's whole
+process tree (the server, the fork server, the sessions) from
 ``/proc/PID/smaps_rollup``: PSS (shared pages divided among the processes
 sharing them) is the honest figure for "what one more session costs"; RSS
-counts shared pages once per process. Then the clients leave and the next
-count starts. Every figure is the median over ``--runs`` runs.
+counts shared pages once per process. Every figure is the median over
+``--runs`` runs.
+
+``--compare DIR`` starts a second server from another checkout of uno-tui
+(for example ``git worktree add /tmp/before main``) and measures both in
+turn, run by run, so that a change is judged against the code before it
+under the same load.
 
 Two alternatives are measured beside it, for the design's choice:
 
@@ -22,8 +34,9 @@ Two alternatives are measured beside it, for the design's choice:
   every session's app in the server's own event loop would cost): the memory
   per extra app (headless, so without any terminal I/O).
 
-Target: the menu in under 1 s. These machines are shared and busy: quote
-medians, and compare figures taken in the same run.
+Target: the menu in under 1 s. The clients run on the same machine and take
+some of its CPU. These machines are shared and busy: quote medians, and
+compare figures taken in the same run.
 """
 
 from __future__ import annotations
@@ -87,12 +100,27 @@ def tree(root: int) -> list[int]:
 
 
 def memory(root: int) -> dict[str, int]:
-    total = {"pss": 0, "rss": 0, "uss": 0, "processes": 0}
-    for pid in tree(root):
-        for k, v in smaps(pid).items():
-            total[k] += v
+    """The whole tree's PSS and RSS, and ``session_uss``: the pages only the sessions' own processes
+    hold (the fork server's children; the fork server and the server left out)."""
+    total = {"pss": 0, "rss": 0, "session_uss": 0, "processes": 0}
+    pids = tree(root)
+    for pid in pids:
+        mem = smaps(pid)
+        total["pss"] += mem["pss"]
+        total["rss"] += mem["rss"]
         total["processes"] += 1
+    zygotes = [pid for pid in pids if b"uno_tui.serve.zygote" in _cmdline(pid)]
+    for zygote in zygotes:
+        for pid in tree(zygote)[1:]:
+            total["session_uss"] += smaps(pid)["uss"]
     return total
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 # -- SSH clients -------------------------------------------------------------------------------
@@ -126,14 +154,17 @@ async def one_session(port: int, name: str) -> tuple[float, asyncssh.SSHClientCo
     return drawn - start, conn
 
 
-async def sessions_run(port: int, server_pid: int, n: int) -> tuple[list[float], dict[str, int]]:
-    results = await asyncio.gather(*(one_session(port, f"p{i}") for i in range(n)))
-    mem = memory(server_pid)
-    for _, conn in results:
+async def connect_all(port: int, n: int, prefix: str) -> tuple[list[float], list[asyncssh.SSHClientConnection]]:
+    """``n`` clients connecting at the same instant: each one's time to its menu, and the connections."""
+    results = await asyncio.gather(*(one_session(port, f"{prefix}{i}") for i in range(n)))
+    return [t for t, _ in results], [conn for _, conn in results]
+
+
+async def leave(conns: list[asyncssh.SSHClientConnection]) -> None:
+    for conn in conns:
         conn.close()
-    for _, conn in results:
+    for conn in conns:
         await conn.wait_closed()
-    return [t for t, _ in results], mem
 
 
 async def settle(server_pid: int, processes: int, timeout: float = 30.0) -> dict[str, int]:
@@ -144,6 +175,28 @@ async def settle(server_pid: int, processes: int, timeout: float = 30.0) -> dict
         if mem["processes"] <= processes or time.monotonic() > end:
             return mem
         await asyncio.sleep(0.1)
+
+
+def busy(server_pid: int) -> int:
+    """CPU time (ns) the server's whole process tree has used so far (the sessions alive now)."""
+    total = 0
+    for pid in tree(server_pid):
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+async def quiet(server_pid: int, timeout: float = 10.0) -> None:
+    """Wait until the sessions have drawn and settled (the tree uses under a fifth of a core)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        before = busy(server_pid)
+        await asyncio.sleep(0.5)
+        if busy(server_pid) - before < 0.1e9:
+            return
 
 
 # -- the alternatives --------------------------------------------------------------------------
@@ -217,58 +270,137 @@ async def in_process(apps: int) -> float:
 
 
 # -- main --------------------------------------------------------------------------------------
-async def start_server(home: Path) -> tuple[asyncio.subprocess.Process, int]:
-    env = dict(os.environ, UNO_TUI_CONFIG_DIR=str(home / "config"), XDG_STATE_HOME=str(home / "state"),
-               PYTHONUNBUFFERED="1")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "uno_tui", "serve", "--ssh", "0", "--bind", "127.0.0.1", "--max-sessions", "64",
-        cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-    assert proc.stdout is not None
-    port = None
-    while port is None:
-        line = (await asyncio.wait_for(proc.stdout.readline(), 120)).decode()
-        if not line:
-            raise RuntimeError("uno-tui serve did not start")
-        if m := re.search(r"SSH on 127\.0\.0\.1:(\d+)", line):
-            port = int(m.group(1))
-    asyncio.ensure_future(proc.stdout.read())
-    return proc, port
+class Server:
+    """One ``uno-tui serve`` under test, run from the code in ``root``; its figures, run by run."""
+
+    def __init__(self, label: str, root: Path) -> None:
+        self.label = label
+        self.root = root
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.figures: dict[tuple[str, int], list[float]] = {}
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def add(self, what: str, n: int, values: list[float]) -> None:
+        self.figures.setdefault((what, n), []).extend(values)
+
+    async def start(self, home: Path) -> None:
+        env = dict(os.environ, UNO_TUI_CONFIG_DIR=str(home / "config"), XDG_STATE_HOME=str(home / "state"),
+                   PYTHONUNBUFFERED="1", PYTHONPATH=str(self.root))
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "uno_tui", "serve", "--ssh", "0", "--bind", "127.0.0.1", "--max-sessions", "80",
+            cwd=self.root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert self.proc.stdout is not None
+        while not self.port:
+            line = (await asyncio.wait_for(self.proc.stdout.readline(), 120)).decode()
+            if not line:
+                raise RuntimeError(f"uno-tui serve from {self.root} did not start")
+            if m := re.search(r"SSH on 127\.0\.0\.1:(\d+)", line):
+                self.port = int(m.group(1))
+        asyncio.ensure_future(self.proc.stdout.read())
+        _, conn = await one_session(self.port, "warm")  # the first session's page faults, once
+        await leave([conn])
+        await settle(self.pid, 2)
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGINT)
+            await self.proc.wait()
+
+    async def burst(self, n: int) -> None:
+        """N clients at the same instant; with them at their menus, the memory each costs."""
+        base = await settle(self.pid, 2)
+        before = busy(self.pid)
+        times, conns = await connect_all(self.port, n, "b")
+        self.add("cpu", n, [(busy(self.pid) - before) / n / 1e9])
+        await quiet(self.pid)
+        mem = memory(self.pid)
+        await leave(conns)
+        self.add("burst", n, times)
+        self.add("burst-max", n, [max(times)])
+        for kind in ("pss", "rss"):
+            self.add(kind, n, [(mem[kind] - base[kind]) / n])
+        self.add("uss", n, [mem["session_uss"] / n])
+
+    async def one_more(self, n: int, arrivals: int) -> None:
+        """One client arriving while N sessions sit at their menus (``arrivals`` times)."""
+        await settle(self.pid, 2)
+        _, conns = await connect_all(self.port, n, "s") if n else ([], [])
+        await quiet(self.pid)
+        idle_before = busy(self.pid)
+        await asyncio.sleep(2.0)
+        self.add("idle-cpu", n, [(busy(self.pid) - idle_before) / 2.0 / 1e9 / max(n, 1)])
+        times = []
+        for _ in range(arrivals):
+            took, conn = await one_session(self.port, "late")
+            times.append(took)
+            await leave([conn])
+            await settle(self.pid, 2 + n)
+            await quiet(self.pid)
+        await leave(conns)
+        self.add("one-more", n, times)
+
+    def median(self, what: str, n: int) -> float:
+        return statistics.median(self.figures[(what, n)])
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
 
+def mib(kib: float) -> str:
+    return f"{kib / 1024:.1f} MiB"
+
+
 async def run(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.sessions.split(",")]
+    servers = [Server("this code", ROOT)]
+    if args.compare:
+        servers.insert(0, Server(f"before ({args.compare})", Path(args.compare).resolve()))
     print(f"uno-tui serve benchmark · {os.cpu_count()} cores · load average {os.getloadavg()[0]:.2f} "
           f"(a busy machine slows every figure; compare within one run)")
     with tempfile.TemporaryDirectory() as home:
-        proc, port = await start_server(Path(home))
         try:
-            await one_session(port, "warm")  # the first session's page faults, once
-            await asyncio.sleep(0.5)
-            idle = await settle(proc.pid, 2)
-            print(f"idle server (server + fork server): PSS {idle['pss'] / 1024:.1f} MiB, "
-                  f"RSS {idle['rss'] / 1024:.1f} MiB")
-            for n in counts:
-                times: list[float] = []
-                per_pss: list[float] = []
-                per_rss: list[float] = []
-                per_uss: list[float] = []
-                for _ in range(args.runs):
-                    base = await settle(proc.pid, 2)
-                    took, mem = await sessions_run(port, proc.pid, n)
-                    times += took
-                    per_pss.append((mem["pss"] - base["pss"]) / n)
-                    per_rss.append((mem["rss"] - base["rss"]) / n)
-                    per_uss.append((mem["uss"] - base["uss"]) / n)
-                print(f"{n:>3} at once: connect to menu drawn median {ms(statistics.median(times))}, "
-                      f"max {ms(max(times))} · per session PSS {statistics.median(per_pss) / 1024:.1f} MiB "
-                      f"(USS {statistics.median(per_uss) / 1024:.1f}, RSS {statistics.median(per_rss) / 1024:.1f})")
+            for i, server in enumerate(servers):
+                await server.start(Path(home) / str(i))
+                idle = memory(server.pid)
+                print(f"[{server.label}] idle server (server + fork server): PSS {mib(idle['pss'])}, "
+                      f"RSS {mib(idle['rss'])}")
+            for r in range(args.runs):
+                for n in counts:
+                    order = servers if r % 2 == 0 else servers[::-1]  # neither always goes first
+                    for server in order:
+                        await server.burst(n)
+                    for server in order:
+                        await server.one_more(n - 1 if n > 1 else 0, args.arrivals)
+                print(f"  run {r + 1} of {args.runs} done · load average {os.getloadavg()[0]:.2f}", flush=True)
         finally:
-            proc.send_signal(signal.SIGINT)
-            await proc.wait()
+            for server in servers:
+                await server.stop()
+    print("connect to menu drawn, medians of all runs:")
+    for n in counts:
+        already = n - 1 if n > 1 else 0
+        for server in servers:
+            print(f"  [{server.label}] {n:>2} at once: median {ms(server.median('burst', n))}, slowest "
+                  f"{ms(server.median('burst-max', n))} · one more with {already:>2} connected: "
+                  f"{ms(server.median('one-more', already))}")
+    print("CPU time per session to its menu drawn (the server, the fork server and the session together; "
+          "with 2 cores a burst of N takes at least N times this, halved), medians:")
+    for n in counts:
+        for server in servers:
+            print(f"  [{server.label}] {n:>2} at once: {ms(server.median('cpu', n))}")
+    print("memory per connected session (at the menu), medians:")
+    for n in counts:
+        for server in servers:
+            already = n - 1 if n > 1 else 0
+            idle = (f" · each of {already} sitting at the menu uses {server.median('idle-cpu', already) * 100:.2f} % "
+                    "of a core" if already else "")
+            print(f"  [{server.label}] {n:>2} sessions: PSS {mib(server.median('pss', n))} (its own pages "
+                  f"{mib(server.median('uss', n))}, RSS {mib(server.median('rss', n))}){idle}")
     if args.alternatives:
         colds = [cold_start() for _ in range(args.runs)]
         print(f"cold interpreter per session: exec to menu drawn median {ms(statistics.median(t for t, _ in colds))}"
@@ -282,6 +414,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sessions", default="1,8,32", help="session counts, comma-separated (default 1,8,32)")
+    parser.add_argument("--arrivals", type=int, default=3,
+                        help="clients that arrive one by one beside the N-1 connected, per run (default 3)")
+    parser.add_argument("--compare", metavar="DIR",
+                        help="another checkout of uno-tui to measure in turn with this one (e.g. the code before)")
     parser.add_argument("--no-alternatives", dest="alternatives", action="store_false",
                         help="skip the cold-start and in-process figures")
     asyncio.run(run(parser.parse_args()))

@@ -226,11 +226,16 @@ def hand_labels(player: Player) -> list[str] | None:
 
 def selected_label(player: Player) -> str | None:
     """The label of the chip the ▲ marker sits under."""
-    lines = player.terminal.screen.display
-    for y, line in enumerate(lines):
+    where = marker(player)
+    return player.terminal.screen.display[where[0] - 2][where[1]:where[1] + 4].strip() if where else None
+
+
+def marker(player: Player) -> tuple[int, int] | None:
+    """Where the ▲ marker under the chosen chip is (row, column)."""
+    for y, line in enumerate(player.terminal.screen.display):
         x = line.find("▲▲▲▲")
         if x >= 0 and y >= 2:
-            return lines[y - 2][x:x + 4].strip()
+            return y, x
     return None
 
 
@@ -257,21 +262,29 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             continue
         card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
         label = card_text(card)
+        shown = sorted(card_text(c) for c in obs["hand"])
         for _ in range(len(obs["hand"])):
             # A screen read between two writes of one repaint can show no marker at all: wait for one,
             # or a half-drawn frame would count as a move and the next press would go one too far.
-            before = await player.wait(lambda: selected_label(player), what="the selection marker")
-            if before == label:
+            await player.wait(lambda: marker(player) is not None, what="the selection marker")
+            if selected_label(player) == label:
                 break
+            before = marker(player)  # (not the label: the selection may move from one W to another)
             player.press("right")
-            await player.wait(lambda: selected_label(player) not in (None, before), what="the selection to move")
+            await player.wait(lambda: marker(player) not in (before, None) and sorted(hand_labels(player) or []) == shown,
+                              what="the selection to move")
         assert selected_label(player) == label
         player.press("enter")
         if "color" in plays[0]:
             await player.wait("Name a colour", what="the colour picker")
             player.press("r")
         # Gone from the hand for good (the hand's size may be back up already: a bot can answer with a +2).
-        await player.wait(lambda: all(c["id"] != card["id"] for c in host.game.observation(seat)["hand"]),
-                          what="the card to be played")
-        return card
+        # The keys chose by label: with two alike in the hand, either may be the one played.
+        alike = {c["id"] for c in obs["hand"] if card_text(c) == label}
+
+        def played() -> dict[str, Any] | None:
+            held = {c["id"] for c in host.game.observation(seat)["hand"]}
+            return next((c for c in obs["hand"] if c["id"] in alike - held), None)
+
+        return await until(played, "the card to be played")  # (the host's state: the screen may be still by then)
     raise AssertionError("never had a card to play")

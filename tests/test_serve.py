@@ -162,6 +162,9 @@ async def test_an_idle_session_is_closed(tmp_path: Any) -> None:
         await ann.wait("Hello, ann")
         await ann.wait(lambda: "without a key press" in ann.terminal.plain(), what="the idle notice")
         assert await ann.exit_status() == 0
+        # Whole, in words, and wrapped on the screen (the terminal's line wrap is back on).
+        assert "Closed after 1 second without a key press" in ann.terminal.plain()
+        assert "your seat waits for you." in ann.text().replace("\n", "")
         await ann.close()
         assert not server.sessions
 
@@ -310,3 +313,31 @@ def test_the_served_window_minimum_is_the_tables() -> None:
     assert terminal.MIN_SIZE == MIN_SIZE
     assert terminal.terminal_known("xterm-256color") and terminal.terminal_known("screen.xterm-256color")
     assert not terminal.terminal_known("dumb")
+
+
+async def test_english_card_names_chosen_for_a_table_hold_at_it(tmp_path: Any) -> None:
+    import re
+
+    async with running(tmp_path) as server:
+        ann = await Player("ann").connect(server.ssh_port)
+        await ann.wait("Open a table on this server")
+        ann.press("down", "enter")
+        await ann.wait("Open the table (enter)")
+        for _ in range(6):  # the game line: on to the extended rules
+            if "UNO 扩展规则" in ann.text():
+                break
+            before = ann.text()
+            ann.press("right")
+            await ann.wait(lambda: ann.text() != before, what="the next game")
+        await ann.wait("UNO 扩展规则")
+        ann.press("e")
+        await ann.wait("English")
+        ann.press("down", "left", "left", "down", "right")  # 2 seats, 1 of them a bot
+        await ann.wait(lambda: "◂ 2 " in ann.text() and "1 bot" in ann.text(), what="2 seats, 1 bot")
+        ann.press("enter")
+        await ann.wait("(you)", what="the lobby")
+        ann.press("r")
+        await ann.wait("Your hand", what="the table")
+        await ann.wait("UNO Extended rules", what="the game named in English")
+        assert not re.search(r"[\u2e80-\u9fff]", ann.text()), ann.text()
+        await ann.close()

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -44,6 +45,18 @@ def test_bad_arguments_say_what_is_wrong_and_exit_2(argv: list[str], words: str,
         main(argv)
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_port_in_use_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["serve", "--ssh", str(port), "--bind", "127.0.0.1", "--host-key", str(tmp_path / "key")])
+    assert status == 1
+    assert f"already in use on 127.0.0.1 (--ssh {port}): choose another" in capsys.readouterr().err
 
 
 def test_the_web_with_keys_only_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,6 +142,17 @@ async def test_openssh_reaches_the_menu_and_leaves_and_the_host_key_stays(tmp_pa
         proc, screen, _ = await run_ssh(port, tmp_path, "-T")
         await screen.wait(lambda: "uno-tui needs a terminal" in screen.plain())
         assert await asyncio.wait_for(proc.wait(), WAIT) == 1
+        # ... also when its input ends at once (ssh sends that before the session has started), and for a
+        # command: the sentence and the status still come.
+        for extra in (["-T"], ["ls"]):
+            quick = await asyncio.create_subprocess_exec(
+                SSH, "-F", "/dev/null", "-p", str(port), "-i", str(tmp_path / "id_ed25519"), "-o", "IdentitiesOnly=yes",
+                "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}", "-o", "PasswordAuthentication=no",
+                "-o", "KbdInteractiveAuthentication=no", "zoe@127.0.0.1", *extra, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+            out, _ = await asyncio.wait_for(quick.communicate(), WAIT)
+            assert b"uno-tui needs a terminal" in out or b"not commands" in out, out
+            assert quick.returncode == 1
     # The server comes back with the same host key: a known_hosts entry that must match still does.
     async with serve_command(tmp_path, port=port) as (port, _):
         proc, screen, master = await run_ssh(port, tmp_path, "-tt", known="yes")

@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 from textual.widgets._toast import Toast
 
-from tui_support import settle_when, table_of, text_of, until
+from tui_support import screen_text, settle_when, table_of, text_of, until
 from uno_tui.app import UnoApp
 from uno_tui.screens import TableScreen
 from uno_tui.screens.confirm import ConfirmScreen
@@ -162,3 +162,23 @@ async def test_the_quit_dialog_wraps_its_text_at_80x24() -> None:
         assert shown.region.height >= 2  # wrapped onto a second line
         assert " ".join(text_of(shown).split()) == detail
 
+
+
+
+@pytest.mark.parametrize("size", [(10, 5), (30, 8), (59, 17)])
+async def test_a_window_too_small_says_so_in_words_that_fit_it(size: tuple[int, int]) -> None:
+    from uno_tui.serve.control import ControlClient
+    from uno_tui.serve.menu import MenuApp, Visit
+
+    width, height = size
+    table_app = UnoApp(LocalSession(TableConfig(seed=1)), pacing=(600.0, 600.0))
+    menu_app = MenuApp(Visit(name="ann", control=ControlClient("/dev/null", "k")))
+    for app, notice in ((table_app, "#too-small"), (menu_app, "#window-too-small")):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.resize_terminal(width, height)
+            await until(pilot, lambda: app.screen.query(notice), what="the notice")
+            await pilot.pause()
+            words = " ".join(screen_text(app).split())
+            assert f"{width}×{height}" in words and "60×18" in words, words
+            assert "^q quits" in words or "^q leaves" in words or "ctrl+q" in words, words  # the way out, whole

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +36,12 @@ def text_of(widget: Widget) -> str:
                       color_system=None)
     console.print(widget.content if isinstance(widget, Static) else widget.render())
     return console.export_text()
+
+
+def screen_text(app: App[Any]) -> str:
+    """Everything the terminal shows now (the screen on top, over the others), as text."""
+    svg = app.export_screenshot()
+    return html.unescape("".join(re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S))).replace("\xa0", " ")
 
 
 def table_of(app: App[Any]) -> Any:

@@ -85,6 +85,8 @@ class Face:
     """The game in a line, on the new-game screen."""
     english_names: ClassVar[bool] = False
     """The cards have names in another language, which ``--english`` shows in English instead."""
+    english_title: ClassVar[str] = ""
+    """How the table names the game for a player who asked for English ("" : as :attr:`title`)."""
     target_scores: ClassVar[tuple[int, ...]] = TARGET_SCORES
     """The target scores the new-game screen offers."""
 
@@ -126,6 +128,11 @@ class Face:
         """The rule options in force, briefly, for the match bar ("" when none is worth a word)."""
         return ""
 
+    def in_english(self, text: str) -> str:
+        """``text`` with this game's names in its cards' own language (see :attr:`english_names`) in
+        English alone: what its table shows a player who asked for English. Most games have none."""
+        return text
+
     def log_text(self, text: str, *, english: bool = False) -> str:
         """A log line as this game's table writes it (``english``: the cards' English names only)."""
-        return text
+        return self.in_english(text) if english else text

@@ -85,8 +85,11 @@ class NetApp(OneLineNotices):
         browse: Browse | None = discovery.browse,
         pacing: tuple[float, float] = (0.6, 0.9),
         bell: bool = True,
+        english: bool = False,
     ) -> None:
         super().__init__()
+        self.english_cards = english
+        """The extended rules' cards named in English (the tables read it as they open)."""
         self.bell_on = bell
         """Ring the bell and set the terminal's title when it becomes your turn (``--no-bell``: off)."""
         self._waiting = False  # the last update asked something of this seat

@@ -48,6 +48,16 @@ HELP_BINDING = Binding("question_mark", "help", "help", key_display="?")
 """Every table's key for its help page."""
 
 
+def tiny_window(width: int, height: int) -> bool:
+    """Too small even for the sentence that asks for a larger window (a 10×5 one, say)."""
+    return width < 44 or height < 7
+
+
+def tiny_window_text(width: int, height: int, leave: str) -> str:
+    """That sentence in as few cells as it takes: four lines of at most ten."""
+    return f"{width}×{height}\ntoo small\nneed {MIN_SIZE[0]}×{MIN_SIZE[1]}\n{leave}"
+
+
 def table_bindings(play: str, *keys: Binding) -> list[Binding]:
     """A table's keys in the footer's order: ←/→ choose, enter (``play`` says what it does), the game's
     own ``keys``, then the whole log and help, which every table has."""
@@ -94,6 +104,8 @@ class TableScreen(Screen[None]):
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
         self._too_small = False
         self._prompted = -1  # the version at which a picker last opened by itself
+        self.english = False
+        """The cards' names in English alone (``play --english``, for a game whose cards have others)."""
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -136,7 +148,8 @@ class TableScreen(Screen[None]):
         log.can_focus = False  # the arrow keys choose cards, they do not scroll the log
         log.face = self.face
         # Card names in English for players who do not read the cards' own (play --english, the new-game screen's e).
-        log.english = bool(getattr(self.app, "english_cards", False))
+        self.english = bool(getattr(self.app, "english_cards", False)) and self.face.english_names
+        log.english = self.query_one(MatchBar).english = self.english
         self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
         assert self.obs is not None
@@ -180,6 +193,7 @@ class TableScreen(Screen[None]):
             if hasattr(pile, "short"):  # the piles that draw smaller on a short terminal
                 pile.short = short
         self.query_one("#too-small", Static).update(
+            tiny_window_text(width, height, "^q quits") if tiny_window(width, height) else
             f"Terminal too small: {width}×{height}.\n"
             f"uno-tui needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}; please enlarge the window.\n\n"
             "ctrl+q quits"
@@ -295,7 +309,11 @@ class TableScreen(Screen[None]):
 
     def _explain(self, message: str) -> None:
         text = humanize_error(message, self.session.names, self.session.me)
-        self.notify(text, title="Not now", severity="warning", timeout=4)
+        self.notify(self.shown(text), title="Not now", severity="warning", timeout=4)
+
+    def shown(self, text: str) -> str:
+        """``text`` as this table shows it: the cards' names in English alone when the player asked."""
+        return self.face.in_english(text) if self.english else text
 
     def _legal(self, kind: str | None = None) -> list[Action]:
         """The legal actions of ``kind`` (every legal action when ``None``)."""

@@ -120,7 +120,9 @@ def _play_bots(spec: ChildSpec, visit: Any) -> None:
 
     from .window import ServedUnoApp
 
-    ServedUnoApp(config=TableConfig(name=visit.name), pacing=spec.pacing).run()
+    app = ServedUnoApp(config=TableConfig(name=visit.name, english=visit.english), pacing=spec.pacing)
+    app.run()
+    visit.english = app.english_cards  # as chosen in its new-game form: the tables joined next show the same
 
 
 def _sit(spec: ChildSpec, visit: Any, choice: Any) -> None:
@@ -128,4 +130,4 @@ def _sit(spec: ChildSpec, visit: Any, choice: Any) -> None:
 
     controls = OwnerControls(visit.control, choice.table) if choice.owner else None
     ServedNetApp(address=choice.address, name=visit.name, password=spec.table_password, spectate=choice.spectate,
-                 controls=controls, outside=choice.outside).run()
+                 controls=controls, outside=choice.outside, english=visit.english).run()

@@ -20,13 +20,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from uno_tui.narration import variant_title
 from uno_tui.screens.new_game import FormLine, NewGameScreen
 
 from .control import ControlClient, ControlError
+from .styles import SharedStyles
 from .window import APP_CSS, WindowGuard
 
 REFRESH = 1.0
@@ -43,6 +44,8 @@ class Visit:
     info: dict[str, Any] = field(default_factory=dict)
     highlighted: str | None = None
     """The menu line chosen last (the menu comes back on it)."""
+    english: bool = False
+    """The extended rules' cards named in English: chosen in a new-game form, kept for the visit's tables."""
 
 
 @dataclass
@@ -103,6 +106,16 @@ def table_details(t: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def key_line(*keys: tuple[str, str]) -> Static:
+    """The keys of a menu screen, drawn as the other screens' footer draws them.
+
+    Not Textual's ``Footer``: that one is drawn empty first and filled with its keys a moment later
+    (a second layout and a second whole frame), which was a third of what a session cost its
+    machine before its menu was up (``benchmarks/serve.py``); these screens' keys never change.
+    """
+    return Static("  ".join(f"[b $footer-key-foreground]{key}[/] {what}" for key, what in keys), classes="key-line")
+
+
 # -- screens ------------------------------------------------------------------------------------
 class LoginScreen(Screen[None]):
     """A browser's first screen: the name to play under; then, when the server has one, its password."""
@@ -126,7 +139,7 @@ class LoginScreen(Screen[None]):
             else:
                 yield Input(placeholder="your name", max_length=24, id="login-input")
             yield Static("", id="login-error")
-        yield Footer(compact=True, show_command_palette=False)
+        yield key_line(("⏎", "go on"), ("^q", "leave"))
 
     @property
     def menu_app(self) -> "MenuApp":
@@ -172,7 +185,6 @@ class MenuScreen(Screen[None]):
         super().__init__()
         self.tables: dict[str, dict[str, Any]] = {}
         self.error = ""
-        self._listed = False
         self._placed = False
         """The highlight has been put where it belongs once the tables were first listed."""
 
@@ -190,7 +202,7 @@ class MenuScreen(Screen[None]):
             yield OptionList(id="menu")
             yield Static("", id="menu-details")
             yield Static(visit.info.get("fairness", ""), id="menu-fairness")
-        yield Footer(compact=True, show_command_palette=False)
+        yield key_line(("↑↓", "choose"), ("⏎", "go"), ("w", "watch"), ("q", "leave"))
 
     def on_mount(self) -> None:
         self._fill([])
@@ -208,9 +220,11 @@ class MenuScreen(Screen[None]):
 
     def _show(self, tables: list[dict[str, Any]], error: str) -> None:
         self.error = error
-        if tables != list(self.tables.values()) or not self._listed:
-            self._listed = not error
-            self._fill(tables)
+        if tables != list(self.tables.values()):
+            self._fill(tables)  # (only when they changed: each fill draws the whole list again)
+        if not error and not self._placed:
+            self._placed = True
+            self._place()
         self._details()
 
     def _fill(self, tables: list[dict[str, Any]]) -> None:
@@ -224,8 +238,7 @@ class MenuScreen(Screen[None]):
                                  ("   friends join it from here", "dim")), id="open"),
             None,
         ]
-        mine = [t for t in tables if t.get("my_seat") is not None]
-        for t in mine + [t for t in tables if t.get("my_seat") is None]:
+        for t in self._mine() + [t for t in tables if t.get("my_seat") is None]:
             options.append(Option(table_line(t), id=f"table:{t['id']}"))
         if not tables:
             options.append(Option(Text("No tables open here yet: open one, and friends can join it.", "dim"),
@@ -233,14 +246,29 @@ class MenuScreen(Screen[None]):
         options += [None, Option(Text("Leave", "bold"), id="leave")]
         menu.clear_options()
         menu.add_options(options)
-        ids = [o.id for o in options if o is not None]
-        if self._listed and not self._placed:
-            # Once the tables are known: back on the line chosen before the last game, else on a seat
-            # of theirs that waits for them.
-            self._placed = True
-            wanted = self.menu_app.visit.highlighted
-            keep = wanted if wanted in ids else (f"table:{mine[0]['id']}" if mine else keep)
-        menu.highlighted = menu.get_option_index(keep) if keep in ids and keep != "none" else 0
+        self._highlight(keep)
+
+    def _mine(self) -> list[dict[str, Any]]:
+        return [t for t in self.tables.values() if t.get("my_seat") is not None]
+
+    def _place(self) -> None:
+        """Once the tables are first known: back on the line chosen before the last game, else on a
+        seat of theirs that waits for them."""
+        wanted = self.menu_app.visit.highlighted
+        mine = self._mine()
+        if wanted in ("bots", "open", "leave") or (wanted or "").removeprefix("table:") in self.tables:
+            self._highlight(wanted)
+        elif mine:
+            self._highlight(f"table:{mine[0]['id']}")
+
+    def _highlight(self, option_id: str | None) -> None:
+        menu = self.query_one("#menu", OptionList)
+        try:
+            index = menu.get_option_index(option_id) if option_id not in (None, "none") else 0
+        except OptionDoesNotExist:
+            index = 0
+        if menu.highlighted != index:
+            menu.highlighted = index
 
     def _highlighted_table(self) -> dict[str, Any] | None:
         option = self.query_one("#menu", OptionList).highlighted_option
@@ -290,6 +318,7 @@ class MenuScreen(Screen[None]):
 
     def _open(self, choice: dict[str, Any] | None) -> None:
         if choice is not None:
+            self.menu_app.visit.english = bool(choice.pop("english", False))  # a choice of this screen's, not the table's
             self._open_table(choice)
 
     @work(thread=True, exclusive=True, group="open")
@@ -352,10 +381,10 @@ class OpenTableScreen(NewGameScreen):
     def action_start(self) -> None:
         c = self.choice()
         self.dismiss({"variant": c.variant, "seats": c.players, "bots": self.values["bot_seats"],
-                      "bot_level": c.bots, "options": c.options})  # type: ignore[arg-type]
+                      "bot_level": c.bots, "options": c.options, "english": c.english})  # type: ignore[arg-type]
 
 
-class MenuApp(WindowGuard, App[MenuChoice | None]):
+class MenuApp(SharedStyles, WindowGuard, App[MenuChoice | None]):
     """The menu of one visit (a new one each time the person comes back from a game)."""
 
     CSS_PATH = [APP_CSS, "serve.tcss"]

@@ -16,6 +16,7 @@ from typing import Any
 from uno_tui.netplay.app import NetApp
 
 from .control import ControlClient, ControlError
+from .styles import SharedStyles
 from .window import WindowGuard
 
 
@@ -52,7 +53,7 @@ class OwnerControls:
                                       severity="warning", timeout=4)
 
 
-class ServedNetApp(WindowGuard, NetApp):
+class ServedNetApp(SharedStyles, WindowGuard, NetApp):
     """:class:`NetApp` joined to a table on this server; ``controls`` when the person owns it."""
 
     def __init__(self, *, controls: OwnerControls | None = None, outside: str | None = None,

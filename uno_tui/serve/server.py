@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -35,7 +36,7 @@ from .control import ControlServer, Handler
 from .people import People, clean_name
 from .spawn import Child, Spawner
 from .tables import TableRoom
-from .terminal import TerminalSession
+from .terminal import TerminalSession, duration_words
 
 log = logging.getLogger("uno_tui.serve")
 
@@ -150,9 +151,8 @@ class ServeServer:
         if self.web_port is not None:
             lines.append(f"  in a browser:       http://{host}:{self.web_port}/")
         lines.append(f"  who may come in:    {self.admission.describe()}")
-        minutes = self.config.idle_timeout / 60
         lines.append(f"  at most {self.config.max_sessions} sessions at once; a session idle for "
-                     f"{minutes:g} minute{'s' if minutes != 1 else ''} is closed. ctrl+c stops the server.")
+                     f"{duration_words(self.config.idle_timeout)} is closed. ctrl+c stops the server.")
         return lines
 
     # -- sessions ----------------------------------------------------------------------------
@@ -243,7 +243,13 @@ async def serve(config: ServeConfig, admission: Admission, out: TextIO, err: Tex
     try:
         await server.start()
     except OSError as e:
-        print(f"uno-tui serve: cannot listen on {config.bind}: {e.strerror or e}", file=err)
+        if e.errno == errno.EADDRINUSE:
+            ports = " and ".join(f"{flag} {port}" for flag, port in (("--ssh", config.ssh_port), ("--web", config.web_port))
+                                 if port is not None)
+            print(f"uno-tui serve: a port is already in use on {config.bind or 'all addresses'} ({ports}): "
+                  "choose another, or 0 for any free one", file=err)
+        else:
+            print(f"uno-tui serve: cannot listen on {config.bind}: {e.strerror or e}", file=err)
         await server.close()
         return 1
     except ValueError as e:

@@ -91,6 +91,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.terminal.feed(value)
         elif kind == "size":
             self.terminal.resize(*value)
+        elif kind == "eof":
+            self.terminal.hangup()
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self._apply("data", data)
@@ -110,9 +112,11 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.terminal.resume_output()
 
     def eof_received(self) -> bool:
-        if self.terminal is not None:
-            self.terminal.hangup()
-        return False
+        # The person's input has ended (``ssh ... < /dev/null`` sends it at once, before the session
+        # has started): their session ends, but the channel stays open for our last words and the
+        # exit status, which the session sends as it closes.
+        self._apply("eof", None)
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.terminal is not None:

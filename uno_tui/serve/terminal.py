@@ -56,13 +56,23 @@ ANSI_TERMINALS = (
 """Terminal type names (the part before the first ``-``, ``.`` or ``+``) of terminals that understand ANSI escapes."""
 
 CLEAR = b"\x1b[0m\x1b[H\x1b[2J"
-RESTORE = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
-           b"\x1b[?2026l\x1b[0m")
-"""The person's terminal as it was (main screen, cursor shown, no mouse or focus reports), whatever
-state a process that was stopped, or crashed, left it in."""
+RESTORE = (b"\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?7h\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1016l"
+           b"\x1b[?1004l\x1b[?2004l\x1b[?2048l\x1b[?2026l\x1b[0m")
+"""The person's terminal as it was (no Kitty keyboard protocol, main screen, cursor shown, lines that
+wrap, no mouse, focus, paste or size reports), whatever state a process that was stopped, or crashed,
+left it in."""
 MIN_SIZE = (60, 18)
 """The tables' smallest window (``uno_tui.screens.table.MIN_SIZE``, which a test holds this to;
 not imported, so that the server does not load Textual)."""
+
+
+def duration_words(seconds: float) -> str:
+    """``1800`` -> "30 minutes", ``90`` -> "90 seconds", ``60`` -> "1 minute"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        n, unit = int(seconds // 60), "minute"
+    else:
+        n, unit = round(seconds), "second"
+    return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
 def terminal_known(term: str) -> bool:
@@ -248,9 +258,8 @@ class TerminalSession:
             while True:
                 left = self.last_input + idle - self._loop.time()
                 if left <= 0:
-                    minutes = idle / 60
-                    self._farewell = (f"Closed after {minutes:g} minute{'s' if minutes != 1 else ''} without a key "
-                                      "press. Connect again to play on: your seat waits for you.")
+                    self._farewell = (f"Closed after {duration_words(idle)} without a key press. "
+                                      "Connect again to play on: your seat waits for you.")
                     return 0
                 await asyncio.wait([ended, gone], timeout=left, return_when=asyncio.FIRST_COMPLETED)
                 if ended.done() or gone.done():

@@ -20,7 +20,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from uno_tui.app import UnoApp
-from uno_tui.screens.table import MIN_SIZE, TableScreen
+from uno_tui.screens.table import MIN_SIZE, TableScreen, tiny_window, tiny_window_text
+
+from .styles import SharedStyles
 
 APP_CSS = str(Path(__file__).resolve().parents[1] / "app.tcss")
 """The tables' styles (a relative ``CSS_PATH`` would be looked for beside this module)."""
@@ -31,6 +33,8 @@ def too_small(size: Size) -> bool:
 
 
 def too_small_text(width: int, height: int) -> str:
+    if tiny_window(width, height):
+        return tiny_window_text(width, height, "^q leaves")
     return (f"This window is {width}×{height}. uno-tui needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]} "
             "(80×24 is best): make it larger and the game comes back. ctrl+q leaves.")
 
@@ -44,16 +48,21 @@ class TooSmallScreen(ModalScreen[None]):
     """Covers the app while the window is too small."""
 
     DEFAULT_CSS = """
-    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen { align: center middle; background: $background; overflow: hidden hidden; }
     #window-too-small { width: 100%; height: auto; text-align: center; color: $warning; text-style: bold;
                         padding: 0 1; }
+    #window-too-small.-tiny { padding: 0; }
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(too_small_text(self.app.size.width, self.app.size.height), id="window-too-small")
+        size = self.app.size
+        yield Static(too_small_text(size.width, size.height), id="window-too-small",
+                     classes="-tiny" if tiny_window(size.width, size.height) else "")
 
     def show_size(self, size: Size) -> None:
-        self.query_one("#window-too-small", Static).update(too_small_text(size.width, size.height))
+        notice = self.query_one("#window-too-small", Static)
+        notice.update(too_small_text(size.width, size.height))
+        notice.set_class(tiny_window(size.width, size.height), "-tiny")
 
 
 class WindowGuard:
@@ -82,7 +91,7 @@ class WindowGuard:
         return result
 
 
-class ServedUnoApp(WindowGuard, UnoApp):
+class ServedUnoApp(SharedStyles, WindowGuard, UnoApp):
     """A game against bots, in a session of ``uno-tui serve``."""
 
     CSS_PATH = APP_CSS

@@ -93,20 +93,26 @@ def warm() -> None:
     import asyncio
     import threading
 
-    from uno_tui.app import UnoApp
     from uno_tui.session import TableConfig
 
+    from .control import ControlClient
     from .menu import MenuApp, Visit
+    from .window import ServedUnoApp
 
     async def draw(app: Any) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0)
 
+    nowhere = ControlClient(os.devnull, "")  # the menu's look at the tables fails at once, and says so
     try:
-        asyncio.run(draw(MenuApp(Visit(name=None, control=None))))  # type: ignore[arg-type]  # the login, no worker
-        asyncio.run(draw(UnoApp(config=TableConfig())))  # the new-game screen, and the tables' stylesheet
+        asyncio.run(draw(MenuApp(Visit(name=None, control=nowhere))))  # a browser's login
+        asyncio.run(draw(MenuApp(Visit(name="warm", control=nowhere))))  # the menu
+        asyncio.run(draw(ServedUnoApp(config=TableConfig())))  # the new-game screen, and the tables' stylesheet
     except Exception:  # a warm-up only: sessions start without it, a little slower
         pass
+    for thread in threading.enumerate():  # the menu's worker, done or about to be
+        if thread is not threading.current_thread():
+            thread.join(5)
     if threading.active_count() != 1:  # forking beside another thread could leave a lock held in the child
         raise RuntimeError("a thread outlived the fork server's warm-up")
 

@@ -17,6 +17,8 @@ class MatchBar(ObsWidget):
     """Variant, round, target score and the human's total."""
 
     COMPONENT_CLASSES = {"matchbar--brand", "matchbar--score", "matchbar--rules"}
+    english = False
+    """The game named in English (``play --english``), when it has an English name."""
 
     def __init__(self, face: Face, **kwargs: Any) -> None:
         super().__init__((), **kwargs)
@@ -28,7 +30,7 @@ class MatchBar(ObsWidget):
         text.append(" UNO ", self.get_component_rich_style("matchbar--brand"))
         if obs is None:
             return text
-        title = self.face.title
+        title = self.face.english_title if self.english and self.face.english_title else self.face.title
         if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz)
             text.append(f" {title} · round {obs['round'] + 1} of {obs['rounds_in_match']}")
         else:

@@ -4,7 +4,7 @@ and round summary, and its cards' Chinese (or English) names.
 Where it lives: ``table.py`` (the table screen, its keys and pickers), ``widgets.py`` (the seats with
 their effects, the table, what is asked of you, the hand with the gloss), ``cards.py`` (labels that fit
 a chip, in Chinese or English), ``words.py`` (what is going on, the keys, every move in words),
-``help.py``, ``round_over.py``. What it reads of the engine's card table is in ``faces/core_words.py``.
+``english.py`` (the Chinese names in English), ``help.py``, ``round_over.py``. What it reads of the engine's card table is in ``faces/core_words.py``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ class ExtendedFace(Face):
     title = "UNO 扩展规则"
     blurb = "UNO 扩展规则 5.2.3: 153 cards, judgement/draw/play phases, effects, duels, grenades, C4."
     english_names = True
+    english_title = "UNO Extended rules"
     target_scores = (5, 10, 15, 20, 30, 50)  # a winner scores the players still in: small numbers
 
     def table_screen(self) -> type[ExtendedTableScreen]:
@@ -49,18 +50,16 @@ class ExtendedFace(Face):
         return EXTENDED_PAINTING
 
     def status_line(self, obs: Observation, names: Sequence[str], deals: bool = True) -> str:
-        from .words import key_hints
+        from .words import key_hints, shown
 
-        return key_hints(obs, deals)
+        return shown(key_hints(obs, deals))
 
     def status_flags(self, obs: Observation) -> tuple[bool, bool]:
         from .words import status_flags
 
         return status_flags(obs)
 
-    def log_text(self, text: str, *, english: bool = False) -> str:
-        if not english:
-            return text
-        from .words import english_names
+    def in_english(self, text: str) -> str:
+        from .english import english_names
 
         return english_names(text)

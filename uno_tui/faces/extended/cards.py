@@ -17,6 +17,7 @@ from core import notation
 
 from ...widgets.cards import SUITS, CardPainting, _rim, suit
 from ..core_words import EXTENDED_BY_RANK, EXTENDED_CARDS, extended_card_words, extended_zh as zh
+from .english import english_names
 
 Card = Mapping[str, Any]
 
@@ -53,6 +54,14 @@ def english() -> bool:
     return _english
 
 
+def card_name(rank: str) -> str:
+    """A rank's name as the player reads it: Chinese ("转移(0-4)"), or English ("Transfer ≤4")."""
+    if _english:
+        face = EXTENDED_BY_RANK.get(rank)
+        return face.en if face is not None else rank
+    return zh(rank)
+
+
 LABEL_CELLS = 7
 """Cells of the widest label with its colour letter ("Y紧箍咒")."""
 
@@ -84,8 +93,6 @@ def gloss(card: Card) -> str:
     face = EXTENDED_BY_RANK.get(card["rank"])
     words = extended_card_words(dict(card))
     if _english:
-        from .words import english_names
-
         words = english_names(words)
     if face is None:
         return f"{words}: a number card"
@@ -136,5 +143,5 @@ EXTENDED_PAINTING = CardPainting(chip=ext_chip, inline=ext_inline, order=sort_ke
 """The extended rules' cards: chips wide enough for a Chinese label (``ExtendedFace.card_painting``)."""
 
 
-__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "english", "use_english", "ext_chip", "ext_inline",
+__all__ = ["EXTENDED_PAINTING", "CHIP_HEIGHT", "CHIP_WIDTH", "EN_LABELS", "LABELS", "card_name", "english", "use_english", "ext_chip", "ext_inline",
            "gloss", "label", "pad", "sort_key", "zh"]

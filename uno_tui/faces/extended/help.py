@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..core_words import EXTENDED_CARDS
 from ..face import HelpPage, HelpSection
-from .cards import label, pad
+from .cards import english, label, pad
+from .english import english_names
 
 EXT_KEYS: list[tuple[str, str]] = [
     ("← → h l", "choose a card in your hand (its name and what it does show beneath)"),
@@ -39,24 +40,37 @@ EXT_RULES: list[tuple[str, str]] = [
 ]
 
 
-def card_rows() -> list[tuple[str, str]]:
-    """Every card of the deck: its label, Chinese name, English name, count and what it does."""
-    rows = [("R7 数字牌", "Number cards 0-9: 0 once, 1-9 twice per colour (76).")]
+EN_BADGES = ("stun · +N draw · T▮▮ a transfer with cards face down · Disarm · Curse · boundN bound to N "
+             "cards · lock transfer lock · weak · ◀ must act now.")
+"""The badges' line as a player who asked for English sees them (``widgets.effect_badge``)."""
+
+
+def card_rows(in_english: bool = False) -> list[tuple[str, str]]:
+    """Every card of the deck: its label, Chinese name (unless ``in_english``), English name, count and
+    what it does."""
+    rows = [("R7" if in_english else "R7 数字牌", "Number cards 0-9: 0 once, 1-9 twice per colour (76).")]
     for f in EXTENDED_CARDS:
         where = {"each": "per colour", "black": "black"}.get(f.where, f.where)
         count = f.copies * 4 if f.where == "each" else f.copies
         chip = label({"color": None if f.where == "black" else "red", "rank": f.rank})
         if f.where not in ("black", "each"):
             chip = label({"color": f.where, "rank": f.rank})
-        rows.append((f"{pad(chip, 7, 'left')} {f.zh}",
+        rows.append((pad(chip, 7, "left") if in_english else f"{pad(chip, 7, 'left')} {f.zh}",
                      f"{f.en} ({count}, {f.copies} {where}): {f.gloss}." if f.where == "each"
                      else f"{f.en} ({count}, {where}): {f.gloss}."))
     return rows
 
 
 def page() -> HelpPage:
-    """The page (the cards' labels as the table shows them now: in Chinese, or in English)."""
-    return HelpPage((HelpSection("help-keys", "Keys", EXT_KEYS),
-                     HelpSection("help-rules", "UNO 扩展规则 in brief", EXT_RULES),
-                     HelpSection("help-cards", "Every card (中文 · English · count · what it does)", card_rows())),
+    """The page (the cards' labels as the table shows them now: in Chinese, or in English alone)."""
+    if not english():
+        return HelpPage((HelpSection("help-keys", "Keys", EXT_KEYS),
+                         HelpSection("help-rules", "UNO 扩展规则 in brief", EXT_RULES),
+                         HelpSection("help-cards", "Every card (中文 · English · count · what it does)",
+                                     card_rows())),
+                        close="esc, ? or q closes this help · ↑/↓ scroll")
+    rules = [(term, EN_BADGES if term == "Badges" else english_names(text)) for term, text in EXT_RULES]
+    return HelpPage((HelpSection("help-keys", "Keys", [(k, english_names(t)) for k, t in EXT_KEYS]),
+                     HelpSection("help-rules", "UNO Extended rules in brief", rules),
+                     HelpSection("help-cards", "Every card (name · count · what it does)", card_rows(True))),
                     close="esc, ? or q closes this help · ↑/↓ scroll")

@@ -26,7 +26,7 @@ from ...screens.pickers import ActionMenu, ColorPicker, TargetPicker
 from ...screens.table import TableScreen, table_bindings
 from ...widgets import HandView
 from ..core_words import EXTENDED_BY_RANK
-from .cards import label, use_english, zh
+from .cards import card_name, label, use_english
 from .widgets import CARD_KINDS, ExtHandView, ExtPlayersView, ExtPromptView, ExtTableView
 from .words import action_words
 
@@ -83,7 +83,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
         bound = next((e for e in obs["effects"][me] if e["kind"] == "bound"), None)
         if bound:
             title += f" · 紧箍咒: down to {bound.get('eff')}"
-        return title
+        return self.shown(title)
 
     # -- what you are asked, and the pickers that open by themselves ----------------------------------
     def _mine(self) -> bool:
@@ -137,7 +137,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
             self._explain("nothing to do now" + (f": it is {self.session.names[who]}'s move"
                                                  if who is not None and who != obs["me"] else ""))
             return
-        rows = [(action_words(a, obs, self.session.names), a, None) for a in legal]
+        rows = [(self.shown(action_words(a, obs, self.session.names)), a, None) for a in legal]
         self.app.push_screen(ActionMenu("Your moves now", rows), self._chosen_move)
 
     def action_play(self) -> None:
@@ -170,7 +170,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
     def _pick_then_send(self, card: dict[str, Any], acts: list[Action]) -> None:
         obs = self.obs
         assert obs is not None
-        name = zh(card["rank"]) if card["rank"] in EXTENDED_BY_RANK else label(card)
+        name = card_name(card["rank"]) if card["rank"] in EXTENDED_BY_RANK else label(card)
         targets = [a.target for a in acts if a.target is not None]
         if targets:
             verb = {"DUELC": "duel whom", "DUELN": "duel whom", "CURSE": "curse whom"}.get(card["rank"], "aim at whom")
@@ -214,7 +214,7 @@ class ExtendedTableScreen(TableScreen, inherit_bindings=False):
             if color is not None:
                 self._send(next((a for a in camo if a.color == color), Action("camo", card["id"], color)))
 
-        self.app.push_screen(ColorPicker("迷彩", obs.get("hand", ()),
-                                         title=f"迷彩 with {label(card)}: which colour does it count as? "
-                                               f"({', '.join(c for c in ('red', 'yellow', 'green', 'blue') if c in ok)})"),
+        self.app.push_screen(ColorPicker(card_name("WCAMO"), obs.get("hand", ()),
+                                         title=self.shown(f"迷彩 with {label(card)}: which colour does it count as? "
+                                                          f"({', '.join(c for c in ('red', 'yellow', 'green', 'blue') if c in ok)})")),
                              named)

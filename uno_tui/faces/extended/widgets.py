@@ -19,8 +19,8 @@ from ...widgets.bound import ObsWidget
 from ...widgets.cards import CardPainter
 from ...widgets.hand import HandView
 from ...widgets.players import SeatRows
-from .cards import CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, ext_chip, ext_inline, gloss, zh
-from .words import PHASE_WORDS, effect_phrase, situation
+from .cards import CHIP_HEIGHT, CHIP_WIDTH, LABEL_CELLS, card_back_text, card_name, english, ext_chip, ext_inline, gloss
+from .words import PHASE_WORDS, effect_phrase, shown, situation
 
 CARD_KINDS = frozenset({"play", "camo", "attach", "discard", "keep"})
 """Legal moves that name a card of your hand (the card is then drawn filled, with a dot)."""
@@ -30,30 +30,37 @@ INLINE = LABEL_CELLS + 1  # a compact card's cells
 
 
 def effect_badge(e: dict[str, Any]) -> tuple[str, str]:
-    """A player's effect as a short badge and its style name (``ext--bad`` ...)."""
+    """A player's effect as a short badge and its style name (``ext--bad`` ...): in Chinese, or in
+    English when the player asked for English."""
     kind = e["kind"]
+    en = english()
     if kind == "stun":
-        return "禁stun", "ext--bad"
+        return ("stun" if en else "禁stun"), "ext--bad"
     if kind == "draw":
         return f"+{e.get('total', 0)}", "ext--bad"
     if kind == "transfer":
-        return "移" + "▮" * e.get("attached", 0) if e.get("attached") else "移·", "ext--bad"
+        return ("T" if en else "移") + ("▮" * e.get("attached", 0) if e.get("attached") else "·"), "ext--bad"
     if kind == "disarm":
-        return "缴械", "ext--bad"
+        return ("Disarm" if en else "缴械"), "ext--bad"
     if kind == "curse":
-        return "紧箍咒", "ext--bad"
+        return ("Curse" if en else "紧箍咒"), "ext--bad"
     if kind == "bound":
-        return f"箍{e.get('eff', '?')}", "ext--lasting"
+        return f"{'bound' if en else '箍'}{e.get('eff', '?')}", "ext--lasting"
     if kind == "lock":
-        return "锢" + ("0-4" if e.get("rank") == "T4" else "5-9"), "ext--lasting"
+        return ("lock" if en else "锢") + ("0-4" if e.get("rank") == "T4" else "5-9"), "ext--lasting"
     if kind == "weak":
-        return "虚弱", "ext--lasting"
+        return ("weak" if en else "虚弱"), "ext--lasting"
     return kind, "ext--lasting"
 
 
 CHAIN_BADGE = {"react": "◀answer", "attach": "◀attach", "duel": "◀duel", "discard": "◀discard",
                "keep": "◀keep", "grenade": "◀手榴弹", "c4": "◀C4", "argue": "◀抬杠", "direction": "◀start",
                "judge": "◀judge"}
+"""Who must act now, by phase (a chain's name in Chinese: see :func:`chain_badge`)."""
+
+
+def chain_badge(phase: str) -> str:
+    return shown(CHAIN_BADGE.get(phase, "◀"))
 
 
 class ExtPlayersView(SeatRows):
@@ -96,7 +103,7 @@ class ExtPlayersView(SeatRows):
             if actor == seat and not obs["over"] and (actor != obs["current"] or obs["phase"] not in ("main",)):
                 if badges:
                     badges.append(" ")
-                badges.append(CHAIN_BADGE.get(obs["phase"], "◀"), self.fg("ext--alert"))
+                badges.append(chain_badge(obs["phase"]), self.fg("ext--alert"))
             if p.get("exposed"):
                 badges.append(" no UNO!", self.fg("ext--alert"))
             elif p.get("uno"):
@@ -117,7 +124,7 @@ class ExtTableView(CardPainter, ObsWidget):
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
-            self.border_title = f"Table · {PHASE_WORDS.get(obs['phase'], obs['phase'])}"
+            self.border_title = f"Table · {shown(PHASE_WORDS.get(obs['phase'], obs['phase']))}"
 
     def in_flight(self) -> list[Text]:
         """Transfers under way: on a player (until judged) or being loaded."""
@@ -134,7 +141,7 @@ class ExtTableView(CardPainter, ObsWidget):
             if e.get("effect_id") in seen:
                 continue
             seen.add(e.get("effect_id"))
-            line = Text(f"{zh(e.get('rank', 'T4'))} ")
+            line = Text(f"{card_name(e.get('rank', 'T4'))} ")
             line.append_text(card_back_text(e.get("attached", 0), back))
             line.append(f" → {self.seat_name(on)}" if on is not None else " (loading)")
             out.append(line)
@@ -171,7 +178,7 @@ class ExtTableView(CardPainter, ObsWidget):
         pend = obs.get("pending") or {}
         if obs["phase"] == "judge" and pend:
             line = Text("judging ", label)
-            line.append(f"{effect_phrase(pend)} → {self.seat_name(pend.get('on'))}", alert)
+            line.append(f"{shown(effect_phrase(pend))} → {self.seat_name(pend.get('on'))}", alert)
             lines.append(line)
         draws = [e for es in obs.get("effects") or [] for e in es if e["kind"] == "draw"]
         for e in draws:
@@ -189,7 +196,8 @@ class ExtTableView(CardPainter, ObsWidget):
         if inter.get("type") in ("grenade", "c4", "argue"):
             what = {"grenade": f"手榴弹 wants {inter.get('color')}", "c4": "C4 ticking",
                     "argue": f"抬杠 at {inter.get('x', 0)}"}[inter["type"]]
-            lines.append(Text.assemble(("chain ", label), (f"{what} → {self.seat_name(inter.get('actor'))}", alert)))
+            lines.append(Text.assemble(("chain ", label),
+                                       (f"{shown(what)} → {self.seat_name(inter.get('actor'))}", alert)))
         if len(lines) < 5:
             lines.append(Text(f"deal {obs.get('hand_size', '?')} · hand cap {obs.get('hand_cap', '?')}", dim))
         for line in lines:
@@ -207,7 +215,7 @@ class ExtPromptView(ObsWidget):
             self.set_class(obs.get("actor") == obs["me"] and not obs["over"], "-mine")
 
     def render(self) -> Text:
-        return Text(situation(self.obs, self.names) if self.obs else "")
+        return Text(shown(situation(self.obs, self.names)) if self.obs else "")
 
 
 class ExtHandView(HandView):

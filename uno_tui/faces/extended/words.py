@@ -6,14 +6,14 @@ The keys are the extended table's (see ``faces/extended/table.py``).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from ...narration import between_rounds
 from ..core_words import extended_card_words as card_words
 from ..core_words import extended_effect_words as effect_words
-from ..core_words import extended_english_names
 from ..core_words import extended_zh as zh
+from .cards import english
+from .english import english_names
 
 YOU = "You"
 
@@ -50,6 +50,18 @@ def counters_held(obs: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+EN_EFFECTS = {"stun": "Skip", "disarm": "Disarm", "curse": "Headband Curse", "grenade": "Grenade",
+              "argue": "Argue"}
+"""The effects the engine names in Chinese, by their cards' English names (for a player who asked for English)."""
+
+
+def effect_name(kind: str | None) -> str:
+    """An effect kind in words: "缴械 Disarm" ("Disarm" in English), "draw effect"."""
+    if english() and kind in EN_EFFECTS:
+        return EN_EFFECTS[kind]
+    return effect_words(kind)
+
+
 def effect_phrase(e: dict[str, Any]) -> str:
     """An effect in words: "+6 (largest +4)", "a transfer with 2 cards face down", "缴械 Disarm"."""
     kind = e.get("kind")
@@ -58,7 +70,7 @@ def effect_phrase(e: dict[str, Any]) -> str:
     if kind == "transfer":
         n = e.get("attached", 0)
         return f"a {zh(e.get('rank', 'T4'))} transfer with {n} card{'s' if n != 1 else ''} face down"
-    return effect_words(kind)
+    return effect_name(kind)
 
 
 def situation(obs: dict[str, Any], names: Sequence[str]) -> str:
@@ -102,8 +114,8 @@ def situation(obs: dict[str, Any], names: Sequence[str]) -> str:
         e = inter.get("effect") or {}
         by = _who(e.get("by"), obs, names)
         if not mine:
-            return f"{actor_name} answers {by}'s {effect_words(e.get('kind'))}…"
-        return f"{by} aims {effect_words(e.get('kind'))} at you: accept it, or counter it first."
+            return f"{actor_name} answers {by}'s {effect_name(e.get('kind'))}…"
+        return f"{by} aims {effect_name(e.get('kind'))} at you: accept it, or counter it first."
     if phase == "attach":
         left = inter.get("left", 0)
         if not mine:
@@ -235,7 +247,7 @@ def action_words(a: dict[str, Any], obs: dict[str, Any], names: Sequence[str]) -
                 return "accept: take the cards riding on the transfer"
             if pend.get("kind") == "disarm":
                 return "accept: discard two action cards"
-            return f"accept the {effect_words(pend.get('kind'))}"
+            return f"accept the {effect_name(pend.get('kind'))}"
         return "accept"
     if kind == "refuse":
         return "give up and draw four" if phase == "argue" else "refuse: draw four"
@@ -254,18 +266,9 @@ def action_words(a: dict[str, Any], obs: dict[str, Any], names: Sequence[str]) -
     return " ".join(str(v) for v in a.values())
 
 
-_CJK_BEFORE_WORD = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?\s+(?=[A-Za-z+])")
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+(?:\([0-9-]+\))?")
-
-
-def english_names(text: str) -> str:
-    """The extended rules' card names in English only: "red 夹子 Clip" -> "red Clip", "天选之子" -> "The Chosen One".
-
-    The log names a card in Chinese and English; a player who does not read Chinese asks for the English alone.
-    """
-    english = extended_english_names()
-    text = _CJK_BEFORE_WORD.sub("", text)
-    return _CJK.sub(lambda m: english.get(m.group(0), m.group(0)), text)
+def shown(text: str) -> str:
+    """``text`` as the table shows it: with the names in English alone when the player asked for English."""
+    return english_names(text) if english() else text
 
 
 def status_flags(obs: dict[str, Any]) -> tuple[bool, bool]:
