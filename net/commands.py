@@ -335,6 +335,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a variant rule option, e.g. target_score=200 (repeatable)")
     h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
+    h.add_argument("--english", action="store_true",
+                   help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     h.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
@@ -352,7 +354,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
             return run_headless_host(**opts)
         if interactive_host is None:
             return _missing_tui("the interactive host")
-        return interactive_host(**opts, bell=not args.no_bell)
+        return interactive_host(**opts, bell=not args.no_bell, english=args.english)
 
     h.set_defaults(func=host_cmd)
 
@@ -366,6 +368,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="your name at the table (default: your login name)")
     j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+    j.add_argument("--english", action="store_true",
+                   help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     j.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn or a decision waits for you")
 
@@ -373,7 +377,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
         if join is None:
             return _missing_tui("join")
         return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
-                    bell=not args.no_bell)
+                    bell=not args.no_bell, english=args.english)
 
     j.set_defaults(func=join_cmd)
 

@@ -7,6 +7,7 @@ import io
 import socket
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +175,26 @@ def test_the_hosts_defaults_are_spelt_once_in_host_config() -> None:
     assert HostConfig.given(opts, ("grace", "turn_timer", "bot_delay", "heartbeat", "round_pause")) == {
         "grace": HostConfig.grace, "turn_timer": None, "bot_delay": HostConfig.bot_delay, "heartbeat": HostConfig.heartbeat,
         "round_pause": HostConfig.round_pause}
+
+
+@pytest.mark.parametrize("argv", [["join", "127.0.0.1:7777", "--english"], ["host", "--english", "--port", "0"]])
+def test_english_names_can_be_asked_for_at_a_network_table(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    """``--english`` on ``join`` and ``host`` reaches the table's app (as ``play --english`` does)."""
+    import uno_tui.netplay.app as netapp
+
+    made: list[dict[str, object]] = []
+
+    class Recorder:  # the app, not run: what it was built with is the point
+        return_code = 0
+
+        def __init__(self, **kw: object) -> None:
+            made.append(kw)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(netapp, "NetApp", Recorder)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert cli.main(argv) == 0
+    assert made and made[0]["english"] is True

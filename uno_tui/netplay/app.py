@@ -482,7 +482,8 @@ def played_for_you(msg: dict[str, Any]) -> str:
 
 # -- the commands ----------------------------------------------------------------------------------
 def run_join(*, address: str | None = None, name: str | None = None, password: str | None = None,
-             spectate: bool = False, browse: Browse | None = discovery.browse, bell: bool = True) -> int:
+             spectate: bool = False, browse: Browse | None = discovery.browse, bell: bool = True,
+             english: bool = False) -> int:
     """``uno-tui join [ADDRESS]``: the lobby, then the table; 0 when the player leaves."""
     if address is not None:
         from net import address as net_address
@@ -495,7 +496,8 @@ def run_join(*, address: str | None = None, name: str | None = None, password: s
 
             print(f"uno-tui join: {e}", file=sys.stderr)
             return 2
-    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse, bell=bell)
+    app = NetApp(address=address, name=name, password=password, spectate=spectate, browse=browse, bell=bell,
+                 english=english)
     app.run()
     return app.return_code or 0
 
@@ -527,7 +529,7 @@ def run_interactive_host(**opts: Any) -> int:
         return 2
     app = NetApp(host=host, name=opts.get("name") or "Host", bind=opts.get("bind", "0.0.0.0"),
                  port=DEFAULT_PORT if port is None else port, mdns=opts.get("mdns", True),
-                 record=opts.get("record"), bell=opts.get("bell", True))
+                 record=opts.get("record"), bell=opts.get("bell", True), english=opts.get("english", False))
     app.run()
     return app.return_code or 0
 
