@@ -47,6 +47,7 @@ class DiezGame(Game):
     max_players = 10
     asks_others = True
     hand_size = 7
+    AUTOMATIC = frozenset({"drawing"})
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "
                           "rounds: one point per round won", lambda v: v in SCORING),
@@ -193,6 +194,8 @@ class DiezGame(Game):
 
     def _plays(self, p: int, cards: list[Card]) -> list[Action]:
         out: list[Action] = []
+        if self._slots is not None:  # a sealed game plays only the cards it can see
+            cards = self._seen(cards)
         n = len(self.piles)
         for c in cards:
             ok = [i for i in range(n) if self._matches(p, c, i)]
@@ -398,6 +401,14 @@ class DiezGame(Game):
         return True
 
     # -- explanations ---------------------------------------------------------------------------
+    def _claim_words(self, p: int, action: Action) -> str:
+        if self.phase == "drawing":
+            words = {"draw": "holds nothing playable", "pass": "holds a playable card, and drew no Bomb naturally",
+                     "bomb": "drew a Bomb naturally, holding nothing playable", "stop": "drew a Needle",
+                     "play": "held a playable card, so the Bomb drawn is not a natural one"}
+            return words.get(action.kind, super()._claim_words(p, action))
+        return super()._claim_words(p, action)
+
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase in RESTING or not self.queue:
             hint = {"play": "play a matching card on a pile, or draw (d)",
