@@ -17,8 +17,10 @@ class SealableDiez(DiezGame):
     sealable = True
 
 
-def make(hands, draw=(), discard=("R5",), *, sealed=True):
+def make(hands, draw=(), discard=("R5",), *, sealed=True, tokens=None):
     setup = {"hands": [list(h) for h in hands], "draw": list(draw), "discard": list(discard), "current": 0}
+    if tokens is not None:
+        setup["tokens"] = tokens
     options = {"uno_calls": False}
     if sealed:
         return SealableDiez(len(hands), seed=0, setup=setup, options=options, sealed=True)
@@ -116,3 +118,69 @@ def test_a_blind_replica_accepts_a_draw_on_as_a_claim_and_the_truth_names_a_fals
     g.follow(0, Action("draw"))
     assert [(f.seat, f.words) for f in g.false_claims] == [(0, "holds nothing playable")]
     assert replica.claims[-1].words == "holds nothing playable"
+
+
+def go_on(g):
+    """Carry a sealed forced draw through honestly, never stopping at a Needle (the truth sees
+    every card, so what is legal is what is true)."""
+    while g.phase == "forced_draw":
+        acts = [a for a in g.legal_actions(g.decision.player) if a.kind != "stop"]
+        assert len(acts) == 1, acts
+        g.apply(g.decision.player, acts[0])
+
+
+def draw_color(sealed, draw, tokens=None, challenge=False):
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw, sealed=sealed, tokens=tokens)
+    g.apply(0, Action("play", card(g, 0, "WDC")))
+    g.apply(0, Action("color", color="green"))
+    g.apply(1, Action("challenge" if challenge else "draw"))
+    return g
+
+
+def test_a_draw_until_a_colour_sealed_is_the_drawers_word_card_by_card():
+    draw = ["R1", "Y2", "G7", "B9"]
+    g = draw_color(True, draw)
+    assert g.phase == "forced_draw" and g.decision.player == 1 and kinds(g, 1) == ["draw"]
+    g.apply(1, Action("draw"))
+    g.apply(1, Action("draw"))
+    assert kinds(g, 1) == ["found"]
+    g.apply(1, Action("found"))
+    full = draw_color(False, draw)
+    assert hand(g, 1) == hand(full, 1) == ["G7", "R1", "Y1", "Y2"] and g.decision.player == full.decision.player == 2
+    assert [c.words for c in g.claims] == ["the card drawn is not green"] * 2 + ["the card drawn is green"]
+
+
+@pytest.mark.parametrize("tokens", [None, [[], ["hex"], []], [[], ["double"], []]])
+def test_a_lost_draw_color_challenge_sealed_draws_what_the_full_game_draws(tokens):
+    draw = ["G7", "B2", "B3", "B4", "B5", "B6", "B7", "B8"]
+    g = make([["WDC", "G1"], ["Y1"], ["B1"]], draw, tokens=tokens)
+    g.apply(0, Action("play", card(g, 0, "WDC")))
+    g.apply(0, Action("color", color="green"))
+    g.apply(1, Action("challenge"))  # innocent: until green, then 2 more (Hex, Double on top)
+    go_on(g)
+    full = make([["WDC", "G1"], ["Y1"], ["B1"]], draw, sealed=False, tokens=tokens)
+    full.apply(0, Action("play", card(full, 0, "WDC")))
+    full.apply(0, Action("color", color="green"))
+    full.apply(1, Action("challenge"))
+    assert hand(g, 1) == hand(full, 1) and g.decision.player == full.decision.player
+
+
+def test_a_needle_stops_a_sealed_forced_draw():
+    g = make([["R+2", "R1"], ["G1", "G2"], ["Y1"]], ["BN", "G3", "G4"])
+    g.apply(0, Action("play", card(g, 0, "R+2")))
+    g.apply(1, Action("draw"))
+    assert g.phase == "forced_draw" and set(kinds(g, 1)) == {"draw", "stop"}
+    g.apply(1, Action("stop"))
+    assert hand(g, 1) == ["BN", "G1", "G2"] and g.decision.player == 2
+    assert g.claims[-1].words == "drew a Needle"
+
+
+def test_a_false_colour_claim_is_refused_by_the_truth_and_recorded_when_followed():
+    g = draw_color(True, ["G7", "B2"])
+    replica = g.blind_copy([2])
+    assert set(kinds(replica, 1)) >= {"draw", "found"}  # seat 2 cannot tell
+    with pytest.raises(core.FalseClaim):
+        g.apply(1, Action("draw"))  # "not green": it is G7
+    replica.apply(1, Action("draw"))
+    g.follow(1, Action("draw"))
+    assert [(f.seat, f.words) for f in g.false_claims] == [(1, "the card drawn is not green")]

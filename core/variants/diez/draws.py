@@ -16,6 +16,8 @@ from .steps import STEPS, STOP, DiezStep
 
 BOMB = Action("bomb")
 """A sealed game: the card just drawn naturally is a Bomb (the drawer's claim): three more follow."""
+FOUND = Action("found")
+"""A sealed game, drawing until a colour: the card just drawn is of that colour (the drawer's claim)."""
 
 if TYPE_CHECKING:
     from .game import DiezGame
@@ -130,6 +132,10 @@ class Draw(DiezStep):
                     s["got"].append(g.hands[q][-1].id)
                     tokens.lose(g, q, "white", events, "trigger")
                     s["n"] -= 1
+        if s["stage"] == "draw" and g._slots is not None:
+            if sealed_forced_draw(g, s, events):
+                return g._wait(s, "forced_draw")
+            s["stage"] = "magnet"
         if s["stage"] == "draw":
             batch: list[Card] = []
             needle = False
@@ -168,6 +174,40 @@ class Draw(DiezStep):
             if s["forced"] and holders and got and len(g.hands[q]) >= 2:
                 g.queue.insert(0, {"op": "magnet", "who": q, "cards": got, "holders": holders})
         return False
+
+    # A sealed game waits after each card while more is due (see sealed_forced_draw).
+    hint = "draw on (d), say the colour came, or stop at a Needle"
+
+    def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
+        c = g.cards[s["card"]]
+        needle = g._may_have([c], lambda x: x.rank == "N")
+        if s["ask"] == "more":
+            return [DRAW, STOP] if needle else [DRAW]
+        until = s["until"]
+
+        def of_color(x: Card) -> bool:
+            return x.color == until
+
+        acts: list[Action] = []
+        if not g._has_card([c], of_color):
+            acts.append(DRAW)
+            if needle:
+                acts.append(STOP)
+        if g._may_have([c], of_color):
+            acts.append(FOUND)
+        return acts
+
+    def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
+        if a.kind == "stop":
+            events.append(Event("needle", player=p))
+            s["stopped"] = True
+        elif a.kind == "found":
+            # The colour came: what is still due is the extra cards (n), a Double's second
+            # helping of all of it, and the Hex cards (as the full-information loop counts).
+            s["until"] = None
+            s["n"] = s["n"] * (2 if s["double"] else 1) + (s["counted"] if s["double"] else 0) + s["hex"]
+            s["ask"] = "more"
+            s["hold"] = s["n"] > 0  # a Needle of the colour may still stop what follows
 
 
 # -- a sealed game: the drawer decides, one card at a time ---------------------------------------
@@ -278,3 +318,27 @@ class Drawing(DiezStep):
                 return
         g.queue.pop(0)
         g.phase, g.drawn, g.current = "drawn", s["bomb"], p
+
+
+def sealed_forced_draw(g: DiezGame, s: StepState, events: list[Event]) -> bool:
+    """A sealed game's forced (or uncategorized) draw, one card at a time: True while the drawer
+    is to decide on the card just drawn (whether it is the colour drawn for, a Needle that stops
+    the rest); False when the draw is done. Nobody else sees the cards, so the engine cannot."""
+    if s.pop("hold", False):
+        return True
+    if s["stopped"] or (s["until"] is None and s["n"] <= 0):
+        return False
+    c = g._draw_one(events)
+    if c is None:
+        s["until"], s["n"] = None, 0
+        return False
+    s["got"].append(c.id)
+    g._give(s["who"], [c], s["reason"], events)
+    s["card"] = c.id
+    if s["until"] is not None:
+        s["counted"] += 1
+        s["ask"] = "color"
+        return True
+    s["n"] -= 1
+    s["ask"] = "more"
+    return s["n"] > 0  # a Needle on the last card due stops nothing

@@ -47,7 +47,7 @@ class DiezGame(Game):
     max_players = 10
     asks_others = True
     hand_size = 7
-    AUTOMATIC = frozenset({"drawing"})
+    AUTOMATIC = frozenset({"drawing", "forced_draw"})
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "
                           "rounds: one point per round won", lambda v: v in SCORING),
@@ -406,6 +406,11 @@ class DiezGame(Game):
             words = {"draw": "holds nothing playable", "pass": "holds a playable card, and drew no Bomb naturally",
                      "bomb": "drew a Bomb naturally, holding nothing playable", "stop": "drew a Needle",
                      "play": "held a playable card, so the Bomb drawn is not a natural one"}
+            return words.get(action.kind, super()._claim_words(p, action))
+        if self.phase == "forced_draw" and self.queue:
+            until = self.queue[0]["until"]
+            words = {"draw": f"the card drawn is not {until}", "found": f"the card drawn is {until}",
+                     "stop": "drew a Needle"}
             return words.get(action.kind, super()._claim_words(p, action))
         return super()._claim_words(p, action)
 
