@@ -157,6 +157,7 @@ def test_a_lost_draw_color_challenge_sealed_draws_what_the_full_game_draws(token
     g.apply(0, Action("play", card(g, 0, "WDC")))
     g.apply(0, Action("color", color="green"))
     g.apply(1, Action("challenge"))  # innocent: until green, then 2 more (Hex, Double on top)
+    g.apply(1, Action("innocent"))  # the challenger was shown G1
     go_on(g)
     full = make([["WDC", "G1"], ["Y1"], ["B1"]], draw, sealed=False, tokens=tokens)
     full.apply(0, Action("play", card(full, 0, "WDC")))
@@ -184,3 +185,76 @@ def test_a_false_colour_claim_is_refused_by_the_truth_and_recorded_when_followed
     replica.apply(1, Action("draw"))
     g.follow(1, Action("draw"))
     assert [(f.seat, f.words) for f in g.false_claims] == [(1, "the card drawn is not green")]
+
+
+def settle(g):
+    """Make every decision left with one answer (a ruling, a forced draw's next card), as a
+    local table does."""
+    while (move := g.forced_move()) is not None:
+        g.apply(*move)
+
+
+PLENTY = ["B2", "B3", "B4", "B6", "Y3", "Y4", "Y6", "Y7", "B7", "B8", "Y9", "B9", "G7"]
+
+CHALLENGES = {
+    "dagger guilty": ([["RDG", "R1"], ["Y1"], ["B1"]], [(0, "play", "RDG"), (1, "challenge")], "guilty"),
+    "dagger innocent": ([["RDG", "G1"], ["Y1"], ["B1"]], [(0, "play", "RDG"), (1, "challenge")], "innocent"),
+    "draw color guilty": ([["WDC", "R1"], ["Y1"], ["B1"]],
+                          [(0, "play", "WDC"), (0, "color", "green"), (1, "challenge")], "guilty"),
+    "draw color innocent": ([["WDC", "G1"], ["Y1"], ["B1"]],
+                            [(0, "play", "WDC"), (0, "color", "green"), (1, "challenge")], "innocent"),
+    "draw 4 guilty": ([["W+4", "R1"], ["Y1", "Y2"], ["B1"]],
+                      [(0, "play", "W+4"), (0, "color", "blue"), (1, "challenge")], "guilty"),
+    "draw 4 innocent": ([["W+4", "G1"], ["Y1", "Y2"], ["B1"]],
+                        [(0, "play", "W+4"), (0, "color", "blue"), (1, "challenge")], "innocent"),
+    "choice guilty": ([["WC", "R1"], ["Y1"], ["B1"]],
+                      [(0, "play", "WC"), (0, "color", "green"), (0, "effect", "S"), (1, "challenge")], "guilty"),
+    "choice innocent": ([["WC", "G1"], ["Y1"], ["B1"]],
+                        [(0, "play", "WC"), (0, "color", "green"), (0, "effect", "S"), (1, "challenge")], "innocent"),
+}
+
+
+def run_moves(g, moves):
+    for p, kind, *arg in moves:
+        if kind == "play":
+            g.apply(p, Action("play", card(g, p, arg[0])))
+        elif arg:
+            g.apply(p, Action(kind, color=arg[0]))
+        else:
+            g.apply(p, Action(kind))
+
+
+@pytest.mark.parametrize("name", list(CHALLENGES))
+def test_a_challenge_sealed_shows_the_hand_to_the_challenger_who_rules_as_the_full_game_does(name):
+    hands, moves, ruling = CHALLENGES[name]
+    g = make(hands, PLENTY)
+    run_moves(g, moves[:-1])
+    p, kind = moves[-1][:2]
+    events = g.apply(p, Action(kind))
+    shown = [e for e in events if e.kind == "show_hand"]
+    assert len(shown) == 1 and shown[0].visible_to == (1, 0)
+    assert sorted(str(c) for c in shown[0].cards) == sorted(hands[0][1:])  # the hand it was played from
+    assert g.phase == "rule" and g.decision.player == 1 and kinds(g, 1) == [ruling]
+    assert "challenge" not in [e.kind for e in events]  # ruled by the challenger, next
+    events = g.apply(1, Action(ruling))
+    assert [e.reason for e in events if e.kind == "challenge"] == [ruling]
+    settle(g)
+    full = make(hands, PLENTY, sealed=False)
+    run_moves(full, moves)
+    assert [hand(g, q) for q in range(3)] == [hand(full, q) for q in range(3)]
+    assert (g.phase, g.decision.player) == (full.phase, full.decision.player)
+    assert [c.decision for c in g.claims if c.action.kind == ruling] == ["rule"]
+
+
+def test_a_false_ruling_is_refused_by_the_truth_and_named_when_followed():
+    hands, moves, ruling = CHALLENGES["dagger innocent"]
+    g = make(hands, PLENTY)
+    run_moves(g, moves)
+    spectator = g.blind_copy([2])
+    assert set(kinds(spectator, 1)) == {"guilty", "innocent"}  # seat 2 did not see the hand
+    with pytest.raises(core.FalseClaim):
+        g.apply(1, Action("guilty"))
+    spectator.apply(1, Action("guilty"))
+    g.follow(1, Action("guilty"))
+    [found] = g.false_claims
+    assert found.seat == 1 and found.words.endswith("hand held red card")

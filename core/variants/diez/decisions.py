@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...actions import CHALLENGE, DRAW, PASS, Action
+from ...actions import CHALLENGE, DRAW, GUILTY, INNOCENT, PASS, Action
 from ...cards import Card
 from ...decisions import StepState
 from ...events import Event
@@ -465,31 +465,67 @@ class Challenge(DiezStep):
                 events.append(Event("skip", player=v))
                 g.queue.insert(0, draw_step(v, until=s["color"], forced=True, reason="draw_color"))
             return
-        guilty = s["bluff"]
-        effects.challenge_events(g, v, p, card, guilty, events)
-        end = g._end()
-        if card == "DG":
-            g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
-                           else draw_step(v, 9, forced=True, reason="innocent"))
-        elif card == "WDC":
-            if guilty:
-                end["to"] = v
-                g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
-            else:
-                events.append(Event("skip", player=v))
-                # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
-                # Hex adds once, Double doubles all of it and a Magnet is offered once.
-                g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
-        else:  # Choice
-            if guilty:
-                if g.queue and g.queue[0]["op"] == "effect":
-                    g.queue.pop(0)  # the card loses its effect
-                if s["stack"]:
-                    g.pending = None
-                end["to"], end["phase"] = v, "play"
-                g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
-            else:
-                g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
+        if not effects.ask_ruling(g, v, s, "step", events):
+            challenged(g, v, s, bool(s["bluff"]), events)
+
+
+def challenged(g: DiezGame, v: int, s: StepState, guilty: bool, events: list[Event], shown: bool = True) -> None:
+    """A Dagger, Draw Color or Choice challenged by ``v`` is ruled ``guilty`` or not: the steps
+    that carry it out go in front of the queue."""
+    card, p = s["card"], s["by"]
+    effects.challenge_events(g, v, p, card, guilty, events, shown)
+    end = g._end()
+    if card == "DG":
+        g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
+                       else draw_step(v, 9, forced=True, reason="innocent"))
+    elif card == "WDC":
+        if guilty:
+            end["to"] = v
+            g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
+        else:
+            events.append(Event("skip", player=v))
+            # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
+            # Hex adds once, Double doubles all of it and a Magnet is offered once.
+            g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
+    else:  # Choice
+        if guilty:
+            if g.queue and g.queue[0]["op"] == "effect":
+                g.queue.pop(0)  # the card loses its effect
+            if s["stack"]:
+                g.pending = None
+            end["to"], end["phase"] = v, "play"
+            g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
+        else:
+            g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
+
+
+@STEPS.register
+class Rule(DiezStep):
+    """A sealed game: the challenger was shown the challenged hand and rules on it: guilty if it
+    held a card of the colour in play (the challenger's claim: only the two saw the hand)."""
+
+    op = "rule"
+    hint = "rule on the hand you were shown: guilty if it held a card of the colour in play, innocent if not"
+
+    def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
+        shown = [g.cards[i] for i in s["hand"]]
+        color = s["color"]
+
+        def of_color(c: Card) -> bool:
+            return c.color == color
+
+        acts = [GUILTY] if g._may_have(shown, of_color) else []
+        if not g._has_card(shown, of_color):
+            acts.append(INNOCENT)
+        return acts
+
+    def resolve(self, g: DiezGame, v: int, a: Action, s: StepState, events: list[Event]) -> None:
+        g.queue.pop(0)
+        guilty = a.kind == "guilty"
+        if s["of"] == "stack":
+            effects.stack_ruled(g, v, s["ctx"], guilty, events, shown=False)
+        else:
+            challenged(g, v, s["ctx"], guilty, events, shown=False)
 
 
 def underlined(g: DiezGame, p: int) -> list[Card]:

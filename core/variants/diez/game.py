@@ -47,7 +47,7 @@ class DiezGame(Game):
     max_players = 10
     asks_others = True
     hand_size = 7
-    AUTOMATIC = frozenset({"drawing", "forced_draw"})
+    AUTOMATIC = frozenset({"drawing", "forced_draw", "rule"})
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "
                           "rounds: one point per round won", lambda v: v in SCORING),
@@ -344,8 +344,12 @@ class DiezGame(Game):
         else:
             i = t
             before = self.colors[i]
-        bluff = card.rank in CHALLENGEABLE and before is not None and any(
-            c.color == before for c in hand if c.id != card.id)
+        bluff: Any = card.rank in CHALLENGEABLE and before is not None
+        if bluff and self._slots is not None:
+            # A sealed game cannot tell: a challenger is shown the hand it was played from and rules.
+            bluff = {"hand": [c.id for c in hand if c.id != card.id], "color": before}
+        elif bluff:
+            bluff = any(c.color == before for c in hand if c.id != card.id)
         hand.remove(card)
         self.piles[i].append(card)
         self.jump_ok[i], self.skipped[i], self.reversed[i] = True, None, False
@@ -401,7 +405,16 @@ class DiezGame(Game):
         return True
 
     # -- explanations ---------------------------------------------------------------------------
+    def _claim_cards(self, p: int) -> list[Card]:
+        if self.phase == "rule" and self.queue:
+            return [self.cards[i] for i in self.queue[0]["hand"]]
+        return super()._claim_cards(p)
+
     def _claim_words(self, p: int, action: Action) -> str:
+        if self.phase == "rule" and self.queue:
+            s = self.queue[0]
+            held = "held" if action.kind == "guilty" else "held no"
+            return f"{self.names[s['by']]}'s hand {held} {s['color']} card"
         if self.phase == "drawing":
             words = {"draw": "holds nothing playable", "pass": "holds a playable card, and drew no Bomb naturally",
                      "bomb": "drew a Bomb naturally, holding nothing playable", "stop": "drew a Needle",
