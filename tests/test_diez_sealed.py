@@ -258,3 +258,14 @@ def test_a_false_ruling_is_refused_by_the_truth_and_named_when_followed():
     g.follow(1, Action("guilty"))
     [found] = g.false_claims
     assert found.seat == 1 and found.words.endswith("hand held red card")
+
+
+def test_a_replica_offers_jump_ins_from_the_cards_it_sees_only():
+    g = make([["R7", "G1"], ["B1", "B2"], ["R7", "Y1"]], PLENTY, discard=("R5",))
+    play = Action("play", card(g, 0, "R7"))
+    for c in g.shows(0, play):  # as a table does: the card played is shown to everyone
+        g.reveal(c.id, c.face)
+    g.apply(0, play)
+    jump = Action("play", card(g, 2, "R7"), None, g._pt(0))  # seat 1's turn: seat 2 jumps in
+    assert g.blind_copy([2]).legal_actions(2) == [jump]
+    assert g.blind_copy([1]).legal_actions(2) == []  # sealed there: the jump-in is shown with it

@@ -244,8 +244,9 @@ class Discard(DiezStep):
     hint = "discard a card, or stop discarding (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
-        cards = g.hands[p] if s["mode"] == "mulligan" else [c for c in g.hands[p] if c.color == s["color"]]
-        return [Action("discard", card=c.id) for c in distinct(cards)] + [PASS]
+        # A Mulligan's cards go face down (any card, seen or not); a Flush's are shown (seen ones).
+        cards = g.hands[p] if s["mode"] == "mulligan" else [c for c in g._seen(g.hands[p]) if c.color == s["color"]]
+        return [Action("discard", card=c.id) for c in g._distinct(cards)] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         if a.kind == "pass":
@@ -264,6 +265,7 @@ class Discard(DiezStep):
                                 visible_to=(p,)))
         else:
             i = s["pile"]
+            card = g._open([card])[0]  # face up: shown (sent with the move)
             g.piles[i].append(card)
             g.jump_ok[i], g.skipped[i], g.reversed[i] = False, None, False
             events.append(Event("discard", player=p, cards=(card,), count=1, reason="flush", target=i))
@@ -331,7 +333,7 @@ class Proc(DiezStep):
         elif kind == "reveal":
             events.append(Event("reveal", player=on, cards=tuple(g.hands[on]), count=len(g.hands[on])))
         elif kind == "link":
-            if underlined(g, p):
+            if g._slots is not None or underlined(g, p):  # sealed: only the player knows; it may pass
                 g.queue.insert(0, {"op": "link", "who": p})
         elif kind == "ace":
             g.queue.insert(0, {"op": "search", "who": p, "where": "draw", "ace": False})
@@ -400,7 +402,7 @@ class GiveCard(DiezStep):
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         if len(g.hands[p]) < 2:
             return [PASS]
-        return [Action("give", card=c.id) for c in distinct(g.hands[p])] + [PASS]
+        return [Action("give", card=c.id) for c in g._distinct(g.hands[p])] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
@@ -419,7 +421,7 @@ class Magnet(DiezStep):
         if len(g.hands[p]) < 2:
             return [PASS]
         mine = {c.id for c in g.hands[p]}
-        cards = distinct([g.cards[i] for i in s["cards"] if i in mine])
+        cards = g._distinct([g.cards[i] for i in s["cards"] if i in mine])
         return [Action("give", card=c.id, target=h) for c in cards for h in s["holders"]] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
@@ -530,4 +532,4 @@ class Rule(DiezStep):
 
 def underlined(g: DiezGame, p: int) -> list[Card]:
     """The underlined numbers (6 and 9) in ``p``'s hand."""
-    return [c for c in g.hands[p] if c.rank in UNDERLINED]
+    return [c for c in g._seen(g.hands[p]) if c.rank in UNDERLINED]

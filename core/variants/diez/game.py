@@ -210,7 +210,7 @@ class DiezGame(Game):
         i = self.pending["pile"]
         procs = any(k in tokens.in_play(self) for k in STACKABLE_PROCS)
         out = []
-        for c in self.hands[v]:
+        for c in self._seen(self.hands[v]):
             if c.rank in STACKERS and self._matches(v, c, i) and (c.rank != "PR" or procs):
                 out.append(Action("play", c.id, None, self._pt(i)))
         return out
@@ -351,6 +351,7 @@ class DiezGame(Game):
         elif bluff:
             bluff = any(c.color == before for c in hand if c.id != card.id)
         hand.remove(card)
+        card = self._open([card])[0]  # a sealed game: shown as it is played (sent with the move)
         self.piles[i].append(card)
         self.jump_ok[i], self.skipped[i], self.reversed[i] = True, None, False
         if card.color is not None:  # a black card keeps the colour in play until it names one
@@ -405,6 +406,9 @@ class DiezGame(Game):
         return True
 
     # -- explanations ---------------------------------------------------------------------------
+    def _card_lists(self) -> list[list[Card]]:
+        return [*self.hands, self.draw_pile, *self.piles, self.set_aside]
+
     def _claim_cards(self, p: int) -> list[Card]:
         if self.phase == "rule" and self.queue:
             return [self.cards[i] for i in self.queue[0]["hand"]]
