@@ -269,3 +269,19 @@ def test_a_replica_offers_jump_ins_from_the_cards_it_sees_only():
     jump = Action("play", card(g, 2, "R7"), None, g._pt(0))  # seat 1's turn: seat 2 jumps in
     assert g.blind_copy([2]).legal_actions(2) == [jump]
     assert g.blind_copy([1]).legal_actions(2) == []  # sealed there: the jump-in is shown with it
+
+
+def test_a_reveal_token_holders_hand_is_a_need_then_public():
+    g = make([["R1", "G1"], ["Y1", "B2"], ["G3"]], PLENTY, tokens=[[], ["reveal"], []])
+    mine = g.blind_copy([0])
+    play = Action("play", card(g, 0, "R1"))
+    need = mine.need_for(0, play)
+    assert isinstance(need, core.Reveal) and sorted(need.handles) == sorted(c.id for c in g.hand(1))
+    mine.settle(need, [g.cards[h].face for h in need.handles])
+    assert mine.need_for(0, play) is None
+    mine.apply(0, play)
+    g.apply(0, play)
+    assert {c.id for c in g.hand(1)} <= g._slots.public
+    seen = mine.observation(0)["players"][1]
+    assert seen["revealed"] and sorted(core.Card.from_dict(c).face for c in seen["hand"]) == \
+        sorted(c.face for c in g.hand(1))

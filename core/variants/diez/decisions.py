@@ -331,7 +331,8 @@ class Proc(DiezStep):
             g.tokens[a.target].remove("block")
             g.queue.insert(0, {"op": "replace", "who": p, "holder": a.target})
         elif kind == "reveal":
-            events.append(Event("reveal", player=on, cards=tuple(g.hands[on]), count=len(g.hands[on])))
+            shown = g._open(g.hands[on])  # shown to everyone (a need first, in a sealed game)
+            events.append(Event("reveal", player=on, cards=tuple(shown), count=len(shown)))
         elif kind == "link":
             if g._slots is not None or underlined(g, p):  # sealed: only the player knows; it may pass
                 g.queue.insert(0, {"op": "link", "who": p})

@@ -277,6 +277,15 @@ class DiezGame(Game):
 
     # -- carrying out actions --------------------------------------------------------------------
     def _do(self, p: int, action: Action, events: list[Event]) -> None:
+        self._do_move(p, action, events)
+        if self._slots is not None and self.phase != "over":
+            # A Reveal token's holder plays with its hand open: every card it holds is shown to
+            # everyone (asked first, as a need, when this game cannot see them).
+            for q, toks in enumerate(self.tokens):
+                if "reveal" in toks and self.hands[q]:
+                    self._open(self.hands[q])
+
+    def _do_move(self, p: int, action: Action, events: list[Event]) -> None:
         kind = action.kind
         if kind == "play" and p != self._decider():
             jumps.jump_in(self, p, action, events)
