@@ -285,3 +285,26 @@ def test_a_reveal_token_holders_hand_is_a_need_then_public():
     seen = mine.observation(0)["players"][1]
     assert seen["revealed"] and sorted(core.Card.from_dict(c).face for c in seen["hand"]) == \
         sorted(c.face for c in g.hand(1))
+
+
+def test_an_ace_opens_the_draw_pile_to_the_searcher_alone_and_the_rest_is_shuffled_again():
+    g = make([["R+2", "R1"], ["G1"], ["Y1"]], ["B1", "B2", "G5", "Y3"], tokens=[[], ["ace"], []])
+    g.apply(0, Action("play", card(g, 0, "R+2")))
+    events = g.apply(1, Action("draw"))
+    [search] = [e for e in events if e.kind == "search"]
+    n = len(g.draw_pile)
+    assert search.visible_to == (1,) and [c.id for c in search.cards] == [c.id for c in g.draw_pile]
+    assert set(g.deliveries(events)[1]) >= {c.id for c in search.cards} and len(g.deliveries(events)[0]) == 1
+    other = g.blind_copy([2])
+    assert len([a for a in other.legal_actions(1) if a.kind == "take"]) == n  # sealed there: any slot
+    take = Action("take", card=card_in(g.draw_pile[::-1], "G5"))  # the first from the top
+    assert take in g.legal_actions(1)
+    before = {c.id for c in g.draw_pile}
+    events = g.apply(1, take)
+    assert "reshuffle" in [e.kind for e in events] and "G5" in hand(g, 1)
+    assert not before & {c.id for c in g.draw_pile}  # fresh handles: the order it saw says nothing
+
+
+def card_in(cards, text):
+    face = core.parse_card(text)
+    return next(c.id for c in cards if c.face == face)

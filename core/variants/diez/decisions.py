@@ -201,6 +201,11 @@ class Search(DiezStep):
         if not searchable(g, s):
             g.queue.pop(0)
             return False
+        if g._slots is not None and s["where"] == "draw" and not s.get("shown"):
+            # A sealed game: the draw pile is opened to the searcher alone (see deliveries).
+            s["shown"] = True
+            events.append(Event("search", player=s["who"], cards=tuple(g.draw_pile), count=len(g.draw_pile),
+                                visible_to=(s["who"],)))
         return g._wait(s)
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
@@ -208,6 +213,18 @@ class Search(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
+        if s.get("shown"):
+            # The searcher saw the draw pile's order: whatever it leaves there is shuffled again.
+            if a.kind == "take":
+                g.draw_pile.remove(g.cards[a.card])
+            g.draw_pile = g._shuffled(g.draw_pile)
+            events.append(Event("reshuffle", count=len(g.draw_pile), reason="search"))
+            if a.kind == "take":
+                if s["ace"]:
+                    tokens.lose(g, p, "ace", events, "trigger")
+                    g.queue[0]["n"] -= 1  # the draw this Ace served
+                g._give(p, [g.cards[a.card]], "ace", events)
+            return
         if a.kind == "pass":
             return
         card = g.cards[a.card]
@@ -377,6 +394,18 @@ class Link(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
+        if s.get("shown"):
+            # The searcher saw the draw pile's order: whatever it leaves there is shuffled again.
+            if a.kind == "take":
+                g.draw_pile.remove(g.cards[a.card])
+            g.draw_pile = g._shuffled(g.draw_pile)
+            events.append(Event("reshuffle", count=len(g.draw_pile), reason="search"))
+            if a.kind == "take":
+                if s["ace"]:
+                    tokens.lose(g, p, "ace", events, "trigger")
+                    g.queue[0]["n"] -= 1  # the draw this Ace served
+                g._give(p, [g.cards[a.card]], "ace", events)
+            return
         if a.kind == "pass":
             return
         card = g.cards[a.card]

@@ -134,7 +134,11 @@ def share(g: DiezGame, v: int, events: list[Event]) -> None:
     donor = next(q for q in order if len(g.hands[q]) == most)
     k = (most - mine + 1) // 2
     pool = sorted(g.hands[donor], key=lambda c: c.id)
-    taken = g._chance(pool)[:k]
+    if g._slots is None:
+        taken = g._chance(pool)[:k]
+    else:  # a public shuffle of the handles (nobody, the host included, picks the cards); then handed over
+        ids = g._chance([c.id for c in pool])[:k]
+        taken = [next(c for c in pool if c.id == i) for i in ids]
     for c in taken:
         g.hands[donor].remove(c)
     g.hands[v].extend(taken)

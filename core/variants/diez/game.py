@@ -217,7 +217,9 @@ class DiezGame(Game):
 
     # -- legal actions --------------------------------------------------------------------------
     def _uno(self, p: int, acts: list[Action]) -> None:
-        if acts and self.options["uno_calls"] and len(self.hands[p]) == 2 and not self.declared[p]:
+        # A sealed game cannot see others' cards: a call with a hidden card is its caller's word.
+        if ((acts or self._could_hide(self.hands[p])) and self.options["uno_calls"] and len(self.hands[p]) == 2
+                and not self.declared[p]):
             acts.append(UNO)
 
     def _turn_actions(self, p: int) -> list[Action]:
