@@ -394,23 +394,12 @@ class Link(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
-        if s.get("shown"):
-            # The searcher saw the draw pile's order: whatever it leaves there is shuffled again.
-            if a.kind == "take":
-                g.draw_pile.remove(g.cards[a.card])
-            g.draw_pile = g._shuffled(g.draw_pile)
-            events.append(Event("reshuffle", count=len(g.draw_pile), reason="search"))
-            if a.kind == "take":
-                if s["ace"]:
-                    tokens.lose(g, p, "ace", events, "trigger")
-                    g.queue[0]["n"] -= 1  # the draw this Ace served
-                g._give(p, [g.cards[a.card]], "ace", events)
-            return
         if a.kind == "pass":
             return
         card = g.cards[a.card]
         i = a.target or 0
         g.hands[p].remove(card)
+        card = g._open([card])[0]  # played face up: shown with the move
         g.piles[i].append(card)
         g.jump_ok[i], g.skipped[i], g.reversed[i] = True, None, False
         g.colors[i] = card.color
