@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...actions import CHALLENGE, DRAW, PASS, Action
+from ...actions import CHALLENGE, DRAW, GUILTY, INNOCENT, PASS, Action
 from ...cards import Card
 from ...decisions import StepState
 from ...events import Event
@@ -201,6 +201,11 @@ class Search(DiezStep):
         if not searchable(g, s):
             g.queue.pop(0)
             return False
+        if g._slots is not None and s["where"] == "draw" and not s.get("shown"):
+            # A sealed game: the draw pile is opened to the searcher alone (see deliveries).
+            s["shown"] = True
+            events.append(Event("search", player=s["who"], cards=tuple(g.draw_pile), count=len(g.draw_pile),
+                                visible_to=(s["who"],)))
         return g._wait(s)
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
@@ -208,6 +213,18 @@ class Search(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
+        if s.get("shown"):
+            # The searcher saw the draw pile's order: whatever it leaves there is shuffled again.
+            if a.kind == "take":
+                g.draw_pile.remove(g.cards[a.card])
+            g.draw_pile = g._shuffled(g.draw_pile)
+            events.append(Event("reshuffle", count=len(g.draw_pile), reason="search"))
+            if a.kind == "take":
+                if s["ace"]:
+                    tokens.lose(g, p, "ace", events, "trigger")
+                    g.queue[0]["n"] -= 1  # the draw this Ace served
+                g._give(p, [g.cards[a.card]], "ace", events)
+            return
         if a.kind == "pass":
             return
         card = g.cards[a.card]
@@ -244,8 +261,9 @@ class Discard(DiezStep):
     hint = "discard a card, or stop discarding (p)"
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
-        cards = g.hands[p] if s["mode"] == "mulligan" else [c for c in g.hands[p] if c.color == s["color"]]
-        return [Action("discard", card=c.id) for c in distinct(cards)] + [PASS]
+        # A Mulligan's cards go face down (any card, seen or not); a Flush's are shown (seen ones).
+        cards = g.hands[p] if s["mode"] == "mulligan" else [c for c in g._seen(g.hands[p]) if c.color == s["color"]]
+        return [Action("discard", card=c.id) for c in g._distinct(cards)] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         if a.kind == "pass":
@@ -264,6 +282,7 @@ class Discard(DiezStep):
                                 visible_to=(p,)))
         else:
             i = s["pile"]
+            card = g._open([card])[0]  # face up: shown (sent with the move)
             g.piles[i].append(card)
             g.jump_ok[i], g.skipped[i], g.reversed[i] = False, None, False
             events.append(Event("discard", player=p, cards=(card,), count=1, reason="flush", target=i))
@@ -329,9 +348,10 @@ class Proc(DiezStep):
             g.tokens[a.target].remove("block")
             g.queue.insert(0, {"op": "replace", "who": p, "holder": a.target})
         elif kind == "reveal":
-            events.append(Event("reveal", player=on, cards=tuple(g.hands[on]), count=len(g.hands[on])))
+            shown = g._open(g.hands[on])  # shown to everyone (a need first, in a sealed game)
+            events.append(Event("reveal", player=on, cards=tuple(shown), count=len(shown)))
         elif kind == "link":
-            if underlined(g, p):
+            if g._slots is not None or underlined(g, p):  # sealed: only the player knows; it may pass
                 g.queue.insert(0, {"op": "link", "who": p})
         elif kind == "ace":
             g.queue.insert(0, {"op": "search", "who": p, "where": "draw", "ace": False})
@@ -379,6 +399,7 @@ class Link(DiezStep):
         card = g.cards[a.card]
         i = a.target or 0
         g.hands[p].remove(card)
+        card = g._open([card])[0]  # played face up: shown with the move
         g.piles[i].append(card)
         g.jump_ok[i], g.skipped[i], g.reversed[i] = True, None, False
         g.colors[i] = card.color
@@ -400,7 +421,7 @@ class GiveCard(DiezStep):
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
         if len(g.hands[p]) < 2:
             return [PASS]
-        return [Action("give", card=c.id) for c in distinct(g.hands[p])] + [PASS]
+        return [Action("give", card=c.id) for c in g._distinct(g.hands[p])] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
@@ -419,7 +440,7 @@ class Magnet(DiezStep):
         if len(g.hands[p]) < 2:
             return [PASS]
         mine = {c.id for c in g.hands[p]}
-        cards = distinct([g.cards[i] for i in s["cards"] if i in mine])
+        cards = g._distinct([g.cards[i] for i in s["cards"] if i in mine])
         return [Action("give", card=c.id, target=h) for c in cards for h in s["holders"]] + [PASS]
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
@@ -465,33 +486,69 @@ class Challenge(DiezStep):
                 events.append(Event("skip", player=v))
                 g.queue.insert(0, draw_step(v, until=s["color"], forced=True, reason="draw_color"))
             return
-        guilty = s["bluff"]
-        effects.challenge_events(g, v, p, card, guilty, events)
-        end = g._end()
-        if card == "DG":
-            g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
-                           else draw_step(v, 9, forced=True, reason="innocent"))
-        elif card == "WDC":
-            if guilty:
-                end["to"] = v
-                g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
-            else:
-                events.append(Event("skip", player=v))
-                # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
-                # Hex adds once, Double doubles all of it and a Magnet is offered once.
-                g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
-        else:  # Choice
-            if guilty:
-                if g.queue and g.queue[0]["op"] == "effect":
-                    g.queue.pop(0)  # the card loses its effect
-                if s["stack"]:
-                    g.pending = None
-                end["to"], end["phase"] = v, "play"
-                g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
-            else:
-                g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
+        if not effects.ask_ruling(g, v, s, "step", events):
+            challenged(g, v, s, bool(s["bluff"]), events)
+
+
+def challenged(g: DiezGame, v: int, s: StepState, guilty: bool, events: list[Event], shown: bool = True) -> None:
+    """A Dagger, Draw Color or Choice challenged by ``v`` is ruled ``guilty`` or not: the steps
+    that carry it out go in front of the queue."""
+    card, p = s["card"], s["by"]
+    effects.challenge_events(g, v, p, card, guilty, events, shown)
+    end = g._end()
+    if card == "DG":
+        g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
+                       else draw_step(v, 9, forced=True, reason="innocent"))
+    elif card == "WDC":
+        if guilty:
+            end["to"] = v
+            g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
+        else:
+            events.append(Event("skip", player=v))
+            # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
+            # Hex adds once, Double doubles all of it and a Magnet is offered once.
+            g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
+    else:  # Choice
+        if guilty:
+            if g.queue and g.queue[0]["op"] == "effect":
+                g.queue.pop(0)  # the card loses its effect
+            if s["stack"]:
+                g.pending = None
+            end["to"], end["phase"] = v, "play"
+            g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
+        else:
+            g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
+
+
+@STEPS.register
+class Rule(DiezStep):
+    """A sealed game: the challenger was shown the challenged hand and rules on it: guilty if it
+    held a card of the colour in play (the challenger's claim: only the two saw the hand)."""
+
+    op = "rule"
+    hint = "rule on the hand you were shown: guilty if it held a card of the colour in play, innocent if not"
+
+    def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
+        shown = [g.cards[i] for i in s["hand"]]
+        color = s["color"]
+
+        def of_color(c: Card) -> bool:
+            return c.color == color
+
+        acts = [GUILTY] if g._may_have(shown, of_color) else []
+        if not g._has_card(shown, of_color):
+            acts.append(INNOCENT)
+        return acts
+
+    def resolve(self, g: DiezGame, v: int, a: Action, s: StepState, events: list[Event]) -> None:
+        g.queue.pop(0)
+        guilty = a.kind == "guilty"
+        if s["of"] == "stack":
+            effects.stack_ruled(g, v, s["ctx"], guilty, events, shown=False)
+        else:
+            challenged(g, v, s["ctx"], guilty, events, shown=False)
 
 
 def underlined(g: DiezGame, p: int) -> list[Card]:
     """The underlined numbers (6 and 9) in ``p``'s hand."""
-    return [c for c in g.hands[p] if c.rank in UNDERLINED]
+    return [c for c in g._seen(g.hands[p]) if c.rank in UNDERLINED]

@@ -40,7 +40,7 @@ def start_stack(g: DiezGame, s: StepState, total: int, events: list[Event], *, c
         g._insert_before_end(draw_step(p, total, forced=False))
         return
     g.pending = {"kind": "stack", "pile": s["pile"], "total": total, "victim": v, "by": p,
-                 "challengeable": challengeable, "bluff": s["bluff"] and challengeable, "before": 0}
+                 "challengeable": challengeable, "bluff": (s["bluff"] if challengeable else False), "before": 0}
     end = g._end()
     end["to"], end["phase"] = v, "stack"
 
@@ -56,7 +56,7 @@ def move_stack(g: DiezGame, s: StepState, v: int, events: list[Event], *, add: i
         g._insert_before_end(draw_step(p, total, forced=False))
         return
     pend.update(total=total, victim=v, by=p, challengeable=challengeable,
-                bluff=s["bluff"] and challengeable, before=before, pile=s["pile"])
+                bluff=(s["bluff"] if challengeable else False), before=before, pile=s["pile"])
     events.append(Event("stack", player=p, target=v, count=total))
     end = g._end()
     end["to"], end["phase"] = v, "stack"
@@ -74,22 +74,48 @@ def take_stack(g: DiezGame, v: int, events: list[Event]) -> None:
 def challenge_stack(g: DiezGame, v: int, events: list[Event]) -> None:
     pend = g.pending
     g.pending = None
-    p, total, guilty = pend["by"], pend["total"], pend["bluff"]
-    challenge_events(g, v, p, "W+4", guilty, events)
+    if not ask_ruling(g, v, pend, "stack", events):
+        stack_ruled(g, v, pend, bool(pend["bluff"]), events)
+    g._run(events)
+
+
+def ask_ruling(g: DiezGame, v: int, s: dict[str, Any], of: str, events: list[Event]) -> bool:
+    """A sealed game: the challenged hand (as it was when the card was played) is shown to the
+    challenger ``v`` alone, who rules on it (a ``rule`` step in front; its ruling is the
+    challenger's claim). False when there is nothing to rule on (a full-information game, which
+    knows; a card that could not be a bluff)."""
+    bluff = s["bluff"]
+    if not isinstance(bluff, dict):
+        return False
+    p = s["by"]
+    shown = tuple(g.cards[i] for i in bluff["hand"])
+    events.append(Event("show_hand", player=p, target=v, cards=shown, count=len(shown), visible_to=(v, p)))
+    g.queue.insert(0, {"op": "rule", "who": v, "by": p, "of": of, "ctx": s, "hand": bluff["hand"],
+                       "color": bluff["color"]})
+    return True
+
+
+def stack_ruled(g: DiezGame, v: int, pend: dict[str, Any], guilty: bool, events: list[Event],
+                shown: bool = True) -> None:
+    """A Draw 4 stack's challenge is ruled: the queue that carries it out (run by the caller)."""
+    p, total = pend["by"], pend["total"]
+    challenge_events(g, v, p, "W+4", guilty, events, shown)
     if guilty:
         g.queue = [draw_step(p, total, reason="guilty"), {"op": "end", "who": v, "to": v, "phase": "play"}]
     else:
         events.append(Event("skip", player=v))
         g.queue = [draw_step(v, total + 2, forced=True, reason="innocent"),
                    {"op": "end", "who": v, "to": g._next(v), "phase": "play"}]
-    g._run(events)
 
 
-def challenge_events(g: DiezGame, v: int, p: int, card: str, guilty: bool, events: list[Event]) -> None:
+def challenge_events(g: DiezGame, v: int, p: int, card: str, guilty: bool, events: list[Event],
+                     shown: bool = True) -> None:
+    """The ruling, and (``shown``: a full-information game, which rules at once) the hand shown."""
     events.append(Event("challenge", player=v, target=p, reason="guilty" if guilty else "innocent",
                         cards=(), count=0, color=card))
-    events.append(Event("show_hand", player=p, target=v, cards=tuple(g.hands[p]),
-                        count=len(g.hands[p]), visible_to=(v, p)))
+    if shown:
+        events.append(Event("show_hand", player=p, target=v, cards=tuple(g.hands[p]),
+                            count=len(g.hands[p]), visible_to=(v, p)))
 
 
 def hands_moved(g: DiezGame) -> None:
@@ -108,7 +134,11 @@ def share(g: DiezGame, v: int, events: list[Event]) -> None:
     donor = next(q for q in order if len(g.hands[q]) == most)
     k = (most - mine + 1) // 2
     pool = sorted(g.hands[donor], key=lambda c: c.id)
-    taken = g._chance(pool)[:k]
+    if g._slots is None:
+        taken = g._chance(pool)[:k]
+    else:  # a public shuffle of the handles (nobody, the host included, picks the cards); then handed over
+        ids = g._chance([c.id for c in pool])[:k]
+        taken = [next(c for c in pool if c.id == i) for i in ids]
     for c in taken:
         g.hands[donor].remove(c)
     g.hands[v].extend(taken)

@@ -47,6 +47,7 @@ class DiezGame(Game):
     max_players = 10
     asks_others = True
     hand_size = 7
+    AUTOMATIC = frozenset({"drawing", "forced_draw", "rule"})
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "
                           "rounds: one point per round won", lambda v: v in SCORING),
@@ -193,6 +194,8 @@ class DiezGame(Game):
 
     def _plays(self, p: int, cards: list[Card]) -> list[Action]:
         out: list[Action] = []
+        if self._slots is not None:  # a sealed game plays only the cards it can see
+            cards = self._seen(cards)
         n = len(self.piles)
         for c in cards:
             ok = [i for i in range(n) if self._matches(p, c, i)]
@@ -207,14 +210,16 @@ class DiezGame(Game):
         i = self.pending["pile"]
         procs = any(k in tokens.in_play(self) for k in STACKABLE_PROCS)
         out = []
-        for c in self.hands[v]:
+        for c in self._seen(self.hands[v]):
             if c.rank in STACKERS and self._matches(v, c, i) and (c.rank != "PR" or procs):
                 out.append(Action("play", c.id, None, self._pt(i)))
         return out
 
     # -- legal actions --------------------------------------------------------------------------
     def _uno(self, p: int, acts: list[Action]) -> None:
-        if acts and self.options["uno_calls"] and len(self.hands[p]) == 2 and not self.declared[p]:
+        # A sealed game cannot see others' cards: a call with a hidden card is its caller's word.
+        if ((acts or self._could_hide(self.hands[p])) and self.options["uno_calls"] and len(self.hands[p]) == 2
+                and not self.declared[p]):
             acts.append(UNO)
 
     def _turn_actions(self, p: int) -> list[Action]:
@@ -274,6 +279,15 @@ class DiezGame(Game):
 
     # -- carrying out actions --------------------------------------------------------------------
     def _do(self, p: int, action: Action, events: list[Event]) -> None:
+        self._do_move(p, action, events)
+        if self._slots is not None and self.phase != "over":
+            # A Reveal token's holder plays with its hand open: every card it holds is shown to
+            # everyone (asked first, as a need, when this game cannot see them).
+            for q, toks in enumerate(self.tokens):
+                if "reveal" in toks and self.hands[q]:
+                    self._open(self.hands[q])
+
+    def _do_move(self, p: int, action: Action, events: list[Event]) -> None:
         kind = action.kind
         if kind == "play" and p != self._decider():
             jumps.jump_in(self, p, action, events)
@@ -341,9 +355,14 @@ class DiezGame(Game):
         else:
             i = t
             before = self.colors[i]
-        bluff = card.rank in CHALLENGEABLE and before is not None and any(
-            c.color == before for c in hand if c.id != card.id)
+        bluff: Any = card.rank in CHALLENGEABLE and before is not None
+        if bluff and self._slots is not None:
+            # A sealed game cannot tell: a challenger is shown the hand it was played from and rules.
+            bluff = {"hand": [c.id for c in hand if c.id != card.id], "color": before}
+        elif bluff:
+            bluff = any(c.color == before for c in hand if c.id != card.id)
         hand.remove(card)
+        card = self._open([card])[0]  # a sealed game: shown as it is played (sent with the move)
         self.piles[i].append(card)
         self.jump_ok[i], self.skipped[i], self.reversed[i] = True, None, False
         if card.color is not None:  # a black card keeps the colour in play until it names one
@@ -398,6 +417,31 @@ class DiezGame(Game):
         return True
 
     # -- explanations ---------------------------------------------------------------------------
+    def _card_lists(self) -> list[list[Card]]:
+        return [*self.hands, self.draw_pile, *self.piles, self.set_aside]
+
+    def _claim_cards(self, p: int) -> list[Card]:
+        if self.phase == "rule" and self.queue:
+            return [self.cards[i] for i in self.queue[0]["hand"]]
+        return super()._claim_cards(p)
+
+    def _claim_words(self, p: int, action: Action) -> str:
+        if self.phase == "rule" and self.queue:
+            s = self.queue[0]
+            held = "held" if action.kind == "guilty" else "held no"
+            return f"{self.names[s['by']]}'s hand {held} {s['color']} card"
+        if self.phase == "drawing":
+            words = {"draw": "holds nothing playable", "pass": "holds a playable card, and drew no Bomb naturally",
+                     "bomb": "drew a Bomb naturally, holding nothing playable", "stop": "drew a Needle",
+                     "play": "held a playable card, so the Bomb drawn is not a natural one"}
+            return words.get(action.kind, super()._claim_words(p, action))
+        if self.phase == "forced_draw" and self.queue:
+            until = self.queue[0]["until"]
+            words = {"draw": f"the card drawn is not {until}", "found": f"the card drawn is {until}",
+                     "stop": "drew a Needle"}
+            return words.get(action.kind, super()._claim_words(p, action))
+        return super()._claim_words(p, action)
+
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase in RESTING or not self.queue:
             hint = {"play": "play a matching card on a pile, or draw (d)",

@@ -22,7 +22,7 @@ def jump_ins(g: DiezGame, p: int) -> list[Action]:
     if p == g._decider() or g.out[p] or "silence" in g.tokens[p] or g.phase not in JUMP_PHASES:
         return []
     acts = []
-    hand = g.hands[p]
+    hand = g._seen(g.hands[p])  # a sealed game: the cards it can see (a jump-in shows its card)
     for i, pile in enumerate(g.piles):
         if not g.jump_ok[i] or g.skipped[i] == p:
             continue

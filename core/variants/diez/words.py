@@ -23,6 +23,7 @@ WORDS: dict[str, Any] = {
     "reveal": "{who}'s hand is shown: {cards}.",
     "give_card": "{who} gives {tgt} {cards}.",
     "needle": "{who} stops drawing (the Needle).",
+    "search": "{who} looks through the draw pile.",
     "bomb": "{who} drew a Bomb: 3 more cards.",
     "last_black": "{who} played a black card last and must draw 2.",
     "choice": "{who} chooses the Choice's effect: {kind}.",
