@@ -57,6 +57,7 @@ class Rounds:
     _close_handle: asyncio.TimerHandle | None
     _round_handle: asyncio.TimerHandle | None
     _ending: asyncio.Task[Any] | None
+    _rematch_due: bool
 
     if TYPE_CHECKING:  # the table's (see net.lobby and net.table)
         @property
@@ -99,12 +100,22 @@ class Rounds:
         if self.phase not in ("round_over", "finished") or self.game is None or self.dealing:
             raise ValueError("a rematch can start only after a round")
         if self._ending is not None and not self._ending.done():
-            raise ValueError("the last round's verdicts are still coming in; a moment")
+            # The last round's verdicts are still coming in: the rematch begins once they are
+            # in (a host who presses "r" at once need not press it again).
+            if not self._rematch_due:
+                self._rematch_due = True
+                self._ending.add_done_callback(lambda _task: self._rematch_when_ended())
+            return
         self.match += 1
         self.rounds_played = 0
         self.end_reason = None
         self.finished.clear()
         self._new_match()
+
+    def _rematch_when_ended(self) -> None:
+        self._rematch_due = False
+        if self.phase in ("round_over", "finished") and self.game is not None and not self.dealing:
+            self.rematch()
 
     def _new_match(self) -> None:
         self.ended = None

@@ -113,6 +113,8 @@ class Table(Lobby, Rounds):
         self._close_handle: asyncio.TimerHandle | None = None
         self._round_handle: asyncio.TimerHandle | None = None
         self._ending: asyncio.Task[Any] | None = None
+        self._rematch_due = False
+        """A rematch was asked for while the last round's verdicts were still coming in."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._config_cache: tuple[str, dict[str, Any]] | None = None
         self.finished = asyncio.Event()

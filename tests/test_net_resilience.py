@@ -351,3 +351,34 @@ async def test_every_log_entry_a_player_hears_is_in_the_hosts_save_first(tmp_pat
         assert not late, f"bytes left with log entries the save did not count: {late[:5]}"
     finally:
         await host.close()
+
+
+class LateVerdict(Client):
+    """An honest player whose verdicts on a round are slow to come (held until the test lets them go)."""
+
+    held: list[tuple[Client, int, dict[str, Any]]] = []
+    go = False
+
+    def _send_verdict(self, r: int, verdict: dict[str, Any]) -> None:
+        if not LateVerdict.go:
+            LateVerdict.held.append((self, r, verdict))
+            return
+        super()._send_verdict(r, verdict)
+
+
+async def test_a_rematch_asked_while_the_verdicts_come_in_begins_once_they_are_in() -> None:
+    LateVerdict.held, LateVerdict.go = [], False
+    host = await start_host(seats=2, bots=1, seed=5, options={"target_score": 1})
+    try:
+        player = BotClient(("127.0.0.1", host.port), "Late", seed=1, client_class=LateVerdict)
+        task = asyncio.ensure_future(player.run())
+        await until(lambda: host.phase == "finished" and LateVerdict.held, 30)
+        host.rematch()  # not refused: it waits for the verdicts
+        assert host.phase == "finished" and host.table.match == 0
+        LateVerdict.go = True
+        for client, r, verdict in LateVerdict.held:
+            client._send_verdict(r, verdict)
+        await until(lambda: host.table.match == 1, 30)  # (its one round may be over already)
+        task.cancel()
+    finally:
+        await host.close()

@@ -154,7 +154,8 @@ async def test_what_the_host_has_for_a_peer_from_one_move_comes_in_one_sealed_fr
     from net import secure
     from net.testing import RawPeer, start_host
 
-    host = await start_host(seats=2, bots=2, rounds=1, seed=2, bot_delay=0.01)
+    # (The raw spectator answers no heartbeat: a long one, so a slow round does not drop it.)
+    host = await start_host(seats=2, bots=2, rounds=1, seed=2, bot_delay=0.01, heartbeat=30.0)
     try:
         raw = await RawPeer.open(host.port)
         assert (await raw.hello("watcher", role="spectator"))["type"] == "welcome"
