@@ -59,6 +59,9 @@ class Autoplay:
         self.seed = ""
         """What the bots' seeds begin with (the match's: see :meth:`new_match`)."""
         self._bots: dict[int, Bot] = {}
+        self._thinking: dict[str, Any] | None = None
+        """The hard bots' settings: one budget and one searcher (a process pool) for the table's
+        hard bots, which decide one at a time, kept across matches (as a local session does)."""
         self._driver: asyncio.Task[None] | None = None
         self._turn_handle: asyncio.TimerHandle | None = None
         self._turn_for: int | None = None
@@ -71,8 +74,8 @@ class Autoplay:
     def bot(self, p: int) -> Bot:
         bot = self._bots.get(p)
         if bot is None:
-            level, config = self.table.seats[p].level, self.table.config
-            settings = bot_settings(config.bot_think, processes=config.bot_processes) if level == "hard" else {}
+            level = self.table.seats[p].level
+            settings = self._think_settings() if level == "hard" else {}
             bot = self._bots[p] = make_bot(level, seed=f"{self.seed}:{p}", **settings)
         return bot
 
@@ -80,10 +83,19 @@ class Autoplay:
         """What happened, for the bots that keep a memory of the table (the hard one's belief)."""
         tell_bots(self._bots, events)
 
+    def _think_settings(self) -> dict[str, Any]:
+        if self._thinking is None:
+            config = self.table.config
+            self._thinking = bot_settings(config.bot_think, processes=config.bot_processes)
+        return self._thinking
+
     def close(self) -> None:
         self.cancel_timer()
         if self._driver is not None:
             self._driver.cancel()
+        searcher = (self._thinking or {}).get("searcher")
+        if searcher is not None:  # its worker processes end with the table
+            searcher.close()
 
     # -- bots and stand-ins ----------------------------------------------------------------------
     def kick(self) -> None:

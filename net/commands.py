@@ -256,7 +256,7 @@ def _host_options(args: argparse.Namespace) -> dict[str, Any]:
         "resume": args.resume, "save": args.save, "turn_timer": args.turn_timer, "grace": args.grace,
         "bot_level": args.bot_level, "bot_delay": args.bot_delay, "seed": args.seed,
         "options": dict(args.option or []), "mdns": not args.no_mdns, "heartbeat": args.heartbeat,
-        "round_pause": args.round_pause, "think": args.think,
+        "round_pause": args.round_pause, "bot_think": args.think,
     }
 
 

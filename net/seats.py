@@ -80,9 +80,6 @@ class HostConfig:
         None dropped where the default is not None."""
         out: dict[str, Any] = {}
         opts = {**opts, "save_path": opts.get("save_path") or opts.get("save")}
-        for alias, name in (("think", "bot_think"), ("think_processes", "bot_processes")):  # the commands' words
-            if alias in opts and name not in opts:
-                opts[name] = opts[alias]
         for f in fields(cls):
             if f.name not in opts or (names is not None and f.name not in names):
                 continue
