@@ -339,6 +339,10 @@ def test_the_white_token_sealed_shows_the_drawer_the_pile_from_the_top_down_to_t
         assert t.forced_move() == (1, Action("pass"))
         table.step(1, Action("pass"))
     assert table.legal(1) == [Action("take", card=ids["WH2"])]
+    # A crash mid-search is ordinary: the searcher's and the host's games reload and carry on.
+    table.replicas[1] = type(t).from_dict(table.replicas[1].to_dict(), source=core.BlindSource())
+    table.host = type(t).from_dict(table.host.to_dict(), source=core.BlindSource())
+    table.check()
     table.step(1, Action("take", card=ids["WH2"]))
     assert "WH2" in hand(t, 1) and len(t.hand(1)) == 4 and "white" not in t.tokens[1]  # one more card drawn
     assert t.current == 2 and t.phase == "play"
@@ -430,6 +434,8 @@ def test_a_sealed_revive_mixes_the_pile_face_down_and_nobody_else_learns_the_car
         assert all(core.is_sealed(g.cards[h]) for h in slots), name
         if name in ("1", "2"):
             assert len([a for a in g.legal_actions(0) if a.kind == "take"]) == 4
+    table.replicas[0] = type(t).from_dict(table.replicas[0].to_dict(), source=core.BlindSource())  # reloaded
+    table.check()
     y3 = next(h for h in slots if str(t.cards[h]) == "Y3")
     table.step(0, Action("take", card=y3))
     assert hand(t, 0) == ["R1", "Y3"] and len(t.discard) == 5 and t.current == 1
