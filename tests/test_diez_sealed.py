@@ -396,6 +396,26 @@ def test_the_white_proc_sealed_shows_the_next_player_the_pile_and_the_token_stay
     assert table.audit().false_claims == []
 
 
+def test_a_catch_during_the_white_search_takes_the_card_turned_up_and_the_search_goes_on_below():
+    setup = {"hands": [["YPR", "R1"], ["G1"], ["Y1"]], "discard": ["Y5"], "current": 0,
+             "draw": ["G3", "WH1", "B2", "B4"], "tokens": [[], [], ["white"]]}
+    table = Table("diez", 3, 0, {"uno_calls": True}, setup=setup)
+    t = table.truth
+    table.step(0, Action("play", card(t, 0, "YPR")))  # one card left, UNO not called
+    table.step(0, Action("proc", color="white"))
+    g3 = t.queue[0]["card"]
+    assert t.phase == "white" and str(t.cards[g3]) == "G3" and t.exposed == 0
+    table.step(2, Action("catch", target=0))  # seat 0 draws G3 and WH1, off the top, one at a time
+    assert t.phase == "forced_draw" and table.legal(0) == [Action("draw")]
+    table.step(0, Action("draw"))
+    assert hand(t, 0) == ["G3", "R1", "WH1"]
+    b2 = t.queue[0]["card"]
+    assert t.phase == "white" and str(t.cards[b2]) == "B2" and table.legal(1) == [Action("pass")]
+    table.play_round(until=lambda: t.phase != "white")  # on down to a white card further down
+    assert "white" in {c.color for c in t.hand(1)} and len(t.hand(1)) == 2
+    assert table.audit().false_claims == []
+
+
 @pytest.mark.parametrize("lie", ["white:take", "white:pass"])
 def test_a_false_white_claim_is_named_by_the_audit(lie):
     liar = Liar(random.Random(0), lie)

@@ -242,7 +242,7 @@ def start_white(g: DiezGame, q: int, *, token: bool) -> bool:
     ``token``; or a White Proc): a ``white`` step in front, or False with no draw pile to search."""
     if not g.draw_pile:
         return False
-    g.queue.insert(0, {"op": "white", "who": q, "seen": 0, "card": None, "token": token})
+    g.queue.insert(0, {"op": "white", "who": q, "seen": [], "card": None, "token": token})
     return True
 
 
@@ -256,13 +256,16 @@ class White(DiezStep):
     hint = "take the card you turned up if it is white, or look on (p)"
 
     def start(self, g: DiezGame, s: StepState, events: list[Event]) -> bool:
+        pile = g.draw_pile
+        if s["card"] is not None and not any(c.id == s["card"] for c in pile):
+            s["card"] = None  # a UNO catch's draw took it meanwhile: the search goes on below it
         if s["card"] is None:
-            k = s["seen"]
-            if k >= len(g.draw_pile):  # no white card: the whole pile was seen, and the token stays
+            seen = set(s["seen"])
+            c = next((c for c in reversed(pile) if c.id not in seen), None)
+            if c is None:  # no white card: the whole pile was seen, and the token stays
                 g.queue.pop(0)
                 _shuffle_seen(g, s, events)
                 return False
-            c = g.draw_pile[-1 - k]
             s["card"] = c.id
             events.append(Event("search", player=s["who"], cards=(c,), count=1, reason="white",
                                 visible_to=(s["who"],)))
@@ -277,7 +280,7 @@ class White(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         if a.kind == "pass":
-            s["seen"] += 1
+            s["seen"].append(s["card"])
             s["card"] = None
             return
         g.queue.pop(0)
@@ -294,7 +297,8 @@ class White(DiezStep):
 
 def _shuffle_seen(g: DiezGame, s: StepState, events: list[Event]) -> None:
     """The draw pile is shuffled again when the searcher looked at cards it left there."""
-    if s["seen"]:
+    seen = set(s["seen"])
+    if any(c.id in seen for c in g.draw_pile):
         g.draw_pile = g._shuffled(g.draw_pile)
         events.append(Event("reshuffle", count=len(g.draw_pile), reason="white"))
 
