@@ -246,7 +246,12 @@ class LobbyScreen(Screen[None]):
             more.append(f"{lobby['turn_timer']:g} s per turn")
         more.append(f"away players get {lobby['grace']:g} s before a bot stands in")
         self.query_one("#lobby-options", Static).update(f"rules: {opts or 'standard'} · " + " · ".join(more))
-        self.query_one("#lobby-seats", Static).update(self._seats_table(lobby, session.me))
+        seats = self.query_one("#lobby-seats", Static)
+        seats.update(self._seats_table(lobby, session.me))
+        # One row a seat, plus the border. Set, not left to `height: auto`: a box first laid out
+        # while "Connecting…" was shown could keep its old height when the table came (seen on a
+        # busy machine over serve: a second player's lobby showed only the first seat's row).
+        seats.styles.height = len(lobby["seats"]) + 2
         self.refresh_bindings()
         self._status(self._status_text(lobby))
 
