@@ -175,7 +175,7 @@ def test_hard_is_never_given_the_game():
     roots = []
     bot.searcher = lambda root, more: (roots.append(root), search(root, more))[1]
     bot.choose(g.observation(g.current))
-    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep"}
+    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep", "only"}
     assert roots[0].obs == g.observation(g.current)
     assert not any(isinstance(v, core.Game) for v in vars(roots[0].belief).values())
 
