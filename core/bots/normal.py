@@ -59,6 +59,7 @@ class NormalBot(Bot):
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         # Only public facts: who drew on which colour, who played what.
         for e in events:
+            e = e.view(seat)
             kind = e.kind
             if kind == "deal":
                 self._lacks = {}
