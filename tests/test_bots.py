@@ -254,3 +254,18 @@ def test_normal_challenge_depends_on_the_colour_it_can_see():
     g = make(3, [opp, reds_hand, ["G6", "G7"]], reds_discard)
     g.apply(0, Action("play", cid(g, 0, "W+4"), "blue"))
     assert make_bot("normal", seed=2).choose(g.observation(1)) == Action("draw")
+
+
+def test_normal_leaves_a_colour_the_next_player_was_seen_to_lack():
+    """Player 1 drew on green (so it held no green); with a red and a green play worth about the
+    same, the bot told of that draw keeps green in play, one that was not told plays red."""
+    g = make(3, [["G5", "R6", "G5", "B9"], ["Y1", "Y2", "Y3"], ["R5", "Y4", "Y6"]], ["G9"], ["B1", "B2", "B3"])
+    told, untold = make_bot("normal", seed=1), make_bot("normal", seed=1)
+    told.observe(0, [e.view(0) for e in g.deal_events])
+    for p, action in [(0, Action("play", cid(g, 0, "G5"))), (1, Action("draw")), (2, Action("play", cid(g, 2, "R5")))]:
+        assert g.current == p
+        told.observe(0, [e.view(0) for e in g.apply(p, action)])
+    assert len(g.hand(1)) == 4 and g.current == 0
+    green, red = cid(g, 0, "G5"), cid(g, 0, "R6")
+    assert untold.choose(g.observation(0)) == Action("play", red)
+    assert told.choose(g.observation(0)) == Action("play", green)

@@ -175,7 +175,7 @@ def test_hard_is_never_given_the_game():
     roots = []
     bot.searcher = lambda root, more: (roots.append(root), search(root, more))[1]
     bot.choose(g.observation(g.current))
-    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep"}
+    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep", "only"}
     assert roots[0].obs == g.observation(g.current)
     assert not any(isinstance(v, core.Game) for v in vars(roots[0].belief).values())
 
@@ -494,3 +494,25 @@ def test_hard_decides_the_same_whatever_the_hidden_cards_in_every_variant(varian
                 g.apply(q, a)
                 break
     assert checked >= 1
+
+
+def test_hard_searches_a_wild_naming_only_normals_colour():
+    """A wild is four moves (one per colour); the search plays it only naming the colour held
+    most, as normal would, so the other branches do not split the playouts."""
+    g = make("classic", 3, [["W", "B1", "B2", "G3", "Y9"], ["Y1", "Y2", "Y3"], ["G6", "G7", "G8"]], ["R5"],
+             ["B5", "B6", "B7", "B8", "G1", "G2"])
+    bot = HardBot(seed=1, think=iterations(40))
+    roots, stats = [], []
+
+    def searcher(root, more):
+        roots.append(root)
+        stats.append(search(root, more))
+        return stats[-1]
+
+    bot.searcher = searcher
+    bot.choose(g.observation(0))
+    wild = cid(g, 0, "W")
+    named = {k[3] for k in stats[0] if k[1] == "play" and k[2] == (None, "W")}
+    assert named == {"blue"}
+    assert roots[0].only is not None and all(k[3] in (None, "blue") for k in roots[0].only)
+    assert Action("play", wild, "blue") in [Action.from_dict(a) for a in g.observation(0)["legal"]]

@@ -9,9 +9,11 @@ own hand and the discards make a bluff likely.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
 from ..actions import Action
 from ..cards import COLORS
+from ..events import Event
 from .base import Bot, level
 from ..observation import CardDict, Observation
 
@@ -44,6 +46,48 @@ class NormalBot(Bot):
     """How much less than a coloured card a wild is worth playing while nobody is close to out."""
     save_wild_above = 4
     """Hand size above which it draws rather than play a wild it would rather keep."""
+    lack_bonus = 10.0
+    """Worth of leaving in play a colour the player who must follow it was seen to lack (it drew
+    on that colour, and has taken few cards since)."""
+
+    def __init__(self, seed: int | str | bytes | None = None) -> None:
+        super().__init__(seed)
+        self._color: str | None = None
+        self._lacks: dict[int, dict[str, int]] = {}
+        """player -> colour it drew on (held none of) -> cards it has taken since."""
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        # Only public facts: who drew on which colour, who played what.
+        for e in events:
+            e = e.view(seat)
+            kind = e.kind
+            if kind == "deal":
+                self._lacks = {}
+                self._color = None
+            elif kind in ("start", "play"):
+                self._color = e.color
+                if kind == "play" and e.player is not None:
+                    lacks = self._lacks.get(e.player)
+                    if lacks and e.cards and e.cards[0].color is not None:
+                        lacks.pop(e.cards[0].color, None)
+            elif kind == "draw" and e.player is not None and e.player != seat:
+                lacks = self._lacks.setdefault(e.player, {})
+                for col in lacks:
+                    lacks[col] += e.count
+                if e.reason == "turn" and self._color is not None:
+                    lacks[self._color] = 0
+            elif kind == "pass" and e.reason == "keep" and e.player in self._lacks:
+                # It kept the card it drew, which may be of a colour it had drawn on.
+                lacks = self._lacks[e.player]
+                for col in lacks:
+                    lacks[col] += 1
+            elif kind in ("swap", "rotate"):
+                self._lacks = {}
+
+    def _lack(self, player: int, color: str | None) -> float:
+        """How likely ``player`` still holds no card of ``color``, from what it drew on."""
+        since = self._lacks.get(player, {}).get(color) if color is not None else None
+        return 0.0 if since is None else 0.75 ** since
 
     def choose(self, obs: Observation) -> Action | None:
         legal = self.legal(obs)
@@ -88,6 +132,22 @@ class NormalBot(Bot):
         holds_in_play = colors.get(in_play, 0) > 0
         stacking = obs["phase"] == "stack"
         wild_color = None
+        d = obs["direction"]
+
+        def after(q: int, step: int) -> int:
+            for _ in range(step):
+                q = (q + d) % n
+                while players[q].get("out") and q != me:
+                    q = (q + d) % n
+            return q
+
+        def follower(rank: str) -> int:
+            """Who must follow the colour this play leaves (the player after a skipped one)."""
+            if rank in ("S", "+2", "W+4") or (rank == "R" and n == 2):
+                return after(me, 2)
+            if rank == "R":
+                return after(me, n - 1)
+            return nxt
 
         best: tuple[float, Action] | None = None
         for a in plays:
@@ -107,6 +167,8 @@ class NormalBot(Bot):
                         score -= 20
                 elif rank in _DRAW_VALUE:
                     score += _DRAW_VALUE[rank] * (3 if next_danger else 1)
+                if self.lack_bonus:
+                    score += self.lack_bonus * self._lack(follower(rank), wild_color)
             else:
                 score = self.points_weight * _points(card)
                 if rank in _ACTION_RANKS:
@@ -115,6 +177,8 @@ class NormalBot(Bot):
                     score += sum(_points(c) + 10 for c in hand.values() if c["color"] == card["color"])
                 # Stay in a colour we hold a lot of.
                 score += self.color_weight * colors.get(card["color"], 0)
+                if self.lack_bonus:
+                    score += self.lack_bonus * self._lack(follower(rank), card["color"])
             if stacking:
                 # Pass the penalty on with the smallest card that does it; keep the big ones.
                 score = 100 - _DRAW_VALUE.get(rank, 0)

@@ -32,6 +32,7 @@ from ..belief import Belief, Memory
 from .determinize import Dealer, check, determinize, faces, layout_for
 from .policy import Policy, fast_random_policy, fast_shedding_policy, random_policy, shedding_policy
 from .search import Key, Stats, best, flat, ismcts, move_key
+from ..normal import NormalBot
 
 Budget = Callable[[], Callable[[int], bool]]
 """Called as a decision starts; returns ``more(iterations_done) -> bool``, asked before each iteration."""
@@ -58,6 +59,8 @@ class SearchRoot:
     """``"flat"`` (determinized Monte Carlo with common random numbers) or ``"ismcts"``."""
     keep: Any = None
     """The key of the move the search measures the others against (``normal``'s): never dropped."""
+    only: frozenset | None = None
+    """The root moves worth searching (``None``: all): a wild names only the colour ``normal`` would."""
 
 
 def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
@@ -156,7 +159,7 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     algo = ismcts if root.algorithm == "ismcts" else flat
     policy = policy_for(variant)
     n = len(obs["players"])
-    extra = {"keep": root.keep} if algo is flat else {}
+    extra = {"keep": root.keep, "only": root.only} if algo is flat else {}
     return algo(deal, obs["me"], fc, rewards_for(variant, n), more, rng, policy=policy,
                 horizon=HORIZONS.get(variant), neutral=1.0 / n, **extra)
 
@@ -195,6 +198,10 @@ class HardBot(Bot):
     # -- what the seat is shown ---------------------------------------------------------------
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         self._memory.observe(seat, events)
+        if self._normal:
+            seen = [e.view(seat) for e in events]
+            for bot in self._normal.values():
+                bot.observe(seat, seen)
 
     @staticmethod
     def _fits(obs: dict[str, Any], belief: Belief, seed: int) -> bool:
@@ -210,6 +217,22 @@ class HardBot(Bot):
         return not check(probe, obs)
 
     # -- deciding ---------------------------------------------------------------------------------
+    def _worth_searching(self, obs: dict[str, Any], keys: dict[Key, Action], prior: Key | None) -> frozenset | None:
+        """The root moves to search: where the ``normal`` bot names a wild's colour (classic, No
+        Mercy), a wild names only that colour, the colour held most, rather than four branches
+        that split the playouts (a colour held least is rarely the one to name)."""
+        if obs["variant"] not in ("classic", "nomercy") or self.algorithm != "flat":
+            return None
+        hand = {c["id"]: c for c in obs["hand"]}
+        only = set()
+        for key, a in keys.items():
+            card = hand.get(a.card) if a.card is not None else None
+            if (a.kind == "play" and card is not None and card["color"] is None and a.color is not None
+                    and key != prior and a.color != NormalBot._wild_color(hand, a.card)):
+                continue
+            only.add(key)
+        return frozenset(only) if len(only) < len(keys) else None
+
     def normal(self, variant: str) -> Bot:
         bot = self._normal.get(variant)
         if bot is None:
@@ -244,8 +267,9 @@ class HardBot(Bot):
         heuristic = self.normal(obs["variant"]).choose(obs)
         prior = move_key(heuristic, me, fc) if heuristic is not None else None
         prior = prior if prior in keys else None
+        only = self._worth_searching(obs, keys, prior)
         self.searches += 1
-        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior), more)
+        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior, only), more)
         self.playouts += sum(m.visits for m in stats.values())
         stats = {k: v for k, v in stats.items() if k in keys}
         choice = best(stats, prior)

@@ -207,7 +207,7 @@ RACE_Z = 2.0
 
 def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[[int], bool],
          rng: random.Random, *, policy: Policy = random_policy, horizon: int | None = None,
-         neutral: float = 0.5, keep: Key | None = None) -> Stats:
+         neutral: float = 0.5, keep: Key | None = None, only: frozenset | None = None) -> Stats:
     """Determinized Monte Carlo over the root moves, with common random numbers and a race.
 
     Each deal is played out once after every root move still in the race, with
@@ -215,7 +215,8 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
     luck cancels out of their differences. Every few deals, a move whose mean
     difference to the best is more than :data:`RACE_Z` standard errors behind
     is dropped; the search stops early once one move is left. The moves still
-    in the race have the most visits.
+    in the race have the most visits. ``only``, when given, limits the root moves searched
+    (a wild's colours other than the one a heuristic would name, say).
     """
     results: dict[Key, dict[int, float]] = {}
     alive: list[Key] | None = None
@@ -227,7 +228,9 @@ def flat(deal: Sampler, me: int, faces: Faces, rewards: Rewards, more: Callable[
         keyed: dict[Key, int] = {}
         for m in range(len(base.moves())):
             if base.actor(m) == me:
-                keyed.setdefault(move_key(base.action(m), me, faces), m)
+                k = move_key(base.action(m), me, faces)
+                if only is None or k in only:
+                    keyed.setdefault(k, m)
         if alive is None:
             alive = list(keyed)
             results = {k: {} for k in alive}
