@@ -1,0 +1,16 @@
+"""The sealed deal on the wire (issue 16): every peer's replica in lockstep over the host's signed log.
+
+* :mod:`.lockstep`: one peer's side (a player's client, the host for its bots, a spectator): its
+  replica of the game, its :class:`net.sealed.Participant`, and the deterministic walk through
+  the log that every peer makes alike (the engine's needs asked before each move, the epochs,
+  the openings, the deliveries, the round's reveal, audit and verdict);
+* :mod:`.relay`: the host's sequencer and the client's link over TCP (msgpack frames): the host
+  orders and relays signed messages it cannot read, and runs its own peer like anyone else.
+
+The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` / :mod:`core.needs`.
+"""
+
+from .lockstep import Alarm, SealedPeer
+from .relay import SealedClient, SealedHost
+
+__all__ = ["Alarm", "SealedClient", "SealedHost", "SealedPeer"]

@@ -1,0 +1,204 @@
+"""The sealed table over TCP: the host orders and relays signed messages; each client runs its own peer.
+
+The host (:class:`SealedHost`) is a sequencer. Each message a client sends is signed by the
+client's identity; the host checks the signature, appends the message to the log byte for
+byte (``{from, m, s}``) and sends the entry to everyone, itself included: its own peer (the
+bots' seats, a person's seat when the host plays) reads the log like any other. The host never
+holds another participant's secret, and the envelopes it relays are sealed boxes to their
+recipients. What it can still do is the host's part in the threat model: stall, drop, reorder
+arrivals (``docs/sealed-design.md``, section 4).
+
+Frames are :mod:`net.framing`'s (a length, then msgpack). This first version of the sealed wire
+is its own small protocol (``hello``, ``start``, ``msg``, ``log``), not yet the gateway's
+encrypted links; nothing in it needs the link to be secret (every private key travels in a
+sealed box), only ordered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from pathlib import Path
+from typing import Any, Callable
+
+import core
+
+from .. import framing
+from ..identity import Identity, verify
+from .lockstep import TAG, SealedPeer, sign
+
+MAX_FRAME = 1 << 20
+"""The largest frame either side reads (a lock pass of 170 cards is under 12 KB)."""
+
+
+def _writer_send(writer: asyncio.StreamWriter, msg: dict[str, Any]) -> None:
+    if not writer.is_closing():
+        writer.write(framing.encode(msg))
+
+
+async def _read(reader: asyncio.StreamReader) -> dict[str, Any]:
+    return await framing.read_frame(reader, max_size=MAX_FRAME, idle_timeout=None, body_timeout=10.0)
+
+
+class SealedHost:
+    """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
+    host's own person plays (its peer chooses for them), the rest bots of the host's."""
+
+    def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
+                 options: dict[str, Any] | None = None, rounds: int = 1, bot_level: str = "normal",
+                 host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
+                 save_path: str | Path | None = None) -> None:
+        core.variant_class(variant)  # a ValueError names the known variants
+        if not 0 <= people <= seats:
+            raise ValueError("people must be between 0 and the number of seats")
+        self.variant, self.seats, self.people = variant, seats, people
+        self.options = options
+        self.identity = identity or Identity.generate()
+        self.rounds, self.bot_level = rounds, bot_level
+        self.host_seats = host_seats
+        self.peer_class = peer_class
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.log: list[dict[str, Any]] = []
+        """Every entry of the signed log, in order (the transcript)."""
+        self.frames: list[bytes] = []
+        """Every frame the host sent (what it relayed), kept for inspection."""
+        self.links: dict[int, asyncio.StreamWriter] = {}
+        self.identities: dict[int, bytes] = {0: self.identity.public}
+        self.names: list[str] = []
+        self._joined = asyncio.Event()
+        self._server: asyncio.base_events.Server | None = None
+        self.peer: SealedPeer | None = None
+        self.refused: list[tuple[int, str]] = []
+
+    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
+        self._server = await asyncio.start_server(self._link, bind, port)
+        if self.people == 0:
+            self._joined.set()
+        return self._server.sockets[0].getsockname()[1]
+
+    def _client_seats(self) -> list[int]:
+        return [q for q in range(self.seats) if q not in self.host_seats][:self.people]
+
+    async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            hello = await _read(reader)
+            ident = hello.get("id")
+            free = len(self.links) < len(self._client_seats())
+            if hello.get("k") != "hello" or not isinstance(ident, bytes) or len(ident) != 32 or not free:
+                writer.close()
+                return
+            pid = len(self.links) + 1
+            self.links[pid] = writer
+            self.identities[pid] = ident
+            if len(self.links) == len(self._client_seats()):
+                self._joined.set()
+            while True:
+                msg = await _read(reader)
+                if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
+                        or not verify(ident, msg["s"], TAG, msg["m"]):
+                    self.refused.append((pid, "a message it did not sign"))
+                    continue  # refused: never logged
+                self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+        except (framing.FrameError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Log ``entry`` and send it to everyone (the host's own peer included)."""
+        self.log.append(entry)
+        frame = framing.encode({"k": "log", "e": entry})
+        self.frames.append(frame)
+        for w in self.links.values():
+            if not w.is_closing():
+                w.write(frame)
+        if self.peer is not None:
+            self.peer.feed(entry)
+
+    def _own(self, signed: dict[str, Any]) -> None:
+        self.append({"from": 0, **signed})
+
+    def owners(self) -> list[int]:
+        owners = [0] * self.seats
+        for pid, q in enumerate(self._client_seats(), start=1):
+            owners[q] = pid
+        return owners
+
+    async def run(self) -> SealedPeer:
+        """Wait for the clients, start them, and play the match with the host's own peer."""
+        await self._joined.wait()
+        owners = self.owners()
+        names = [f"P{q}" if owners[q] or q in self.host_seats else f"Bot {q}" for q in range(self.seats)]
+        game_id = secrets.token_bytes(16)
+        roster = [[p, i] for p, i in sorted(self.identities.items())]
+        for pid, w in self.links.items():
+            _writer_send(w, {"k": "start", "pid": pid, "roster": roster, "owners": owners, "names": names,
+                             "variant": self.variant, "options": self.options, "game": game_id,
+                             "rounds": self.rounds, "level": self.bot_level})
+        save: Callable[[bytes], None] | None = None
+        if self.save_path is not None:
+            path = self.save_path
+            save = lambda data: path.write_bytes(data)  # noqa: E731
+        self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
+                                    roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
+                                    send=self._own, save=save, bot_level=self.bot_level, rounds=self.rounds)
+        for e in self.log:  # whatever arrived before the host's peer was made
+            self.peer.feed(e)
+        await self.peer.run()
+        return self.peer
+
+    async def close(self) -> None:
+        for w in self.links.values():
+            w.close()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+
+
+class SealedClient:
+    """A player's side of a sealed table: its link, and its peer (a bot chooses its moves)."""
+
+    def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
+                 save_path: str | Path | None = None) -> None:
+        self.identity = identity or Identity.generate()
+        self.peer_class = peer_class
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.peer: SealedPeer | None = None
+
+    async def run(self, host: str, port: int) -> SealedPeer:
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            _writer_send(writer, {"k": "hello", "id": self.identity.public})
+            start = await _read(reader)
+            if start.get("k") != "start":
+                raise ConnectionError("the host did not start the table")
+            save: Callable[[bytes], None] | None = None
+            if self.save_path is not None:
+                path = self.save_path
+                save = lambda data: path.write_bytes(data)  # noqa: E731
+            self.peer = peer = self.peer_class(
+                variant=start["variant"], names=start["names"], options=start["options"], game_id=start["game"],
+                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=start["pid"],
+                identity=self.identity, send=lambda signed: _writer_send(writer, {"k": "msg", **signed}),
+                save=save, bot_level=start["level"], rounds=start["rounds"])
+
+            async def pump() -> None:
+                with contextlib.suppress(framing.FrameError, ConnectionError):
+                    while True:
+                        msg = await _read(reader)
+                        if msg.get("k") == "log":
+                            peer.feed(msg["e"])
+
+            pumping = asyncio.ensure_future(pump())
+            try:
+                await peer.run()
+            finally:
+                pumping.cancel()
+            return peer
+        finally:
+            writer.close()
+
+
+__all__ = ["SealedClient", "SealedHost", "sign"]
