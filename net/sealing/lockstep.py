@@ -93,6 +93,9 @@ class SealedPeer:
         self.game: core.Game | None = None
         self.verdicts: list[dict[str, Any]] = []
         """Every verdict the log carried, ``{from, r, ok, false}``."""
+        self.results: list[Any] = []
+        """The cryptographic audit of each round (:class:`net.sealed.AuditResult`: every slot's card,
+        every opened secret)."""
         self.audits: list[core.Audit] = []
         """This peer's own replays of each round (the engine's audit)."""
         self.alarm: Alarm | None = None
@@ -469,6 +472,7 @@ class SealedPeer:
                 raise Alarm(Fault("reveal", "a seed opened in another's name", author))
             reveals.append(rv)
         result = audit_round(self.keys, self.epochs, reveals, self.envelopes)
+        self.results.append(result)
         faces = {h: self.deck[h] for h in range(self._size())}
         for (e, s), h in self.handle_of.items():
             faces[h] = self.deck[result.cards[e][s]]
