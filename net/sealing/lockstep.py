@@ -70,6 +70,11 @@ def sign(identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
 class SealedPeer:
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
+    participant_class: type[Participant] = Participant
+    """The participant this peer is (the tests' cheating doubles subclass it)."""
+    reveal_timeout: float = 30.0
+    """Seconds the round's end waits for every seed before naming who withheld theirs."""
+
     def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
                  roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
                  send: Send, save: Callable[[bytes], None] | None = None, bot_level: str = "normal",
@@ -135,12 +140,21 @@ class SealedPeer:
                               body.get("culprit")))
         return author, body
 
-    async def take(self, kind: str, authors: Iterable[int]) -> dict[int, dict[str, Any]]:
+    async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
+                   missing: str = "protocol") -> dict[int, dict[str, Any]]:
         """One ``kind`` message from each of ``authors``, in whatever order they come (moves sent
-        meanwhile wait their turn: every peer sets them aside alike)."""
+        meanwhile wait their turn: every peer sets them aside alike). ``deadline``: seconds, after
+        which the first author still missing is named with the fault ``missing``."""
         want, got = set(authors), {}
+        loop = asyncio.get_running_loop()
+        until = None if deadline is None else loop.time() + deadline
         while want:
-            author, body = await self._entry()
+            try:
+                author, body = await asyncio.wait_for(self._entry(), None if until is None
+                                                      else max(0.0, until - loop.time()))
+            except asyncio.TimeoutError:
+                late = sorted(want)
+                raise Alarm(Fault(missing, f"participants {late} sent no {kind!r} in time", late[0])) from None
             if body.get("k") == "smove":
                 self.deferred.append((author, body))
                 continue
@@ -206,7 +220,7 @@ class SealedPeer:
                 raise Alarm(Fault("key", "a round key announced for someone else", author))
             anns.append(ann)
         self.keys = RoundKeys(self.game_id, self.round, anns)
-        self.part = Participant(self.secret, self.keys, self.identity) if self.secret is not None else None
+        self.part = self.participant_class(self.secret, self.keys, self.identity) if self.secret is not None else None
         self.epochs: list[Epoch] = []
         self.envelopes: list[Envelope] = []
         self.slot: dict[int, Slot] = {}
@@ -372,10 +386,15 @@ class SealedPeer:
         choice = self.choose(p)
         if choice is None:
             return
-        slots = [self.slot[c.id] for c in g.shows(p, choice)]
+        slots = [self.slot[c.id] for c in self.shows(p, choice)]
         assert self.part is not None
         self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": choice.to_dict(),
                    "show": self.part.show(slots) if slots else []})
+
+    def shows(self, p: int, action: Action) -> list[core.Card]:
+        """The cards of seat ``p`` that ``action`` shows (its keys go with the move)."""
+        assert self.game is not None
+        return self.game.shows(p, action)
 
     def choose(self, p: int) -> Action | None:
         """This peer's move for seat ``p`` (a bot's, from the seat's own observation)."""
@@ -464,7 +483,7 @@ class SealedPeer:
         assert g is not None
         if self.secret is not None:
             self.send({"k": "sreveal", "r": self.round, "rv": self.secret.reveal().to_wire()})
-        got = await self.take("sreveal", self.pids)
+        got = await self.take("sreveal", self.pids, deadline=self.reveal_timeout, missing="withheld")
         reveals = []
         for author, body in got.items():
             rv = Reveal.from_wire(body.get("rv"))
