@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import random
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import msgpack
@@ -50,6 +52,33 @@ TAG = b"uno-tui/sealed/v1 "
 
 Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
+
+
+class SecretStore:
+    """Where a participant keeps its round secrets (a file, written and synced before anything that
+    depends on it leaves; every round of the match, so that a restart can read the log from its
+    start)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.rounds: dict[int, bytes] = {}
+        if self.path is not None and self.path.exists():
+            data = msgpack.unpackb(self.path.read_bytes(), raw=False, strict_map_key=False)
+            self.rounds = {int(r): bytes(b) for r, b in data.items()}
+
+    def save(self, round_no: int, secret: bytes) -> None:
+        self.rounds[round_no] = secret
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "wb") as f:
+            f.write(msgpack.packb(self.rounds, use_bin_type=True))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+
+    def load(self, round_no: int) -> bytes | None:
+        return self.rounds.get(round_no)
 
 
 class Alarm(Exception):
@@ -77,8 +106,8 @@ class SealedPeer:
 
     def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
                  roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
-                 send: Send, save: Callable[[bytes], None] | None = None, bot_level: str = "normal",
-                 rounds: int = 1) -> None:
+                 send: Send, secrets: SecretStore | None = None, bot_level: str = "normal",
+                 rounds: int = 1, already: int = 0) -> None:
         self.variant, self.names, self.options = variant, list(names), options
         self.game_id = game_id
         self.roster = dict(roster)
@@ -87,7 +116,11 @@ class SealedPeer:
         """Seat -> the participant who holds that seat's cards (a bot's: the host)."""
         self.pid, self.identity = pid, identity
         self.seats = tuple(q for q, o in enumerate(owners) if o == pid)
-        self._send, self._save = send, save
+        self._send, self.secrets = send, secrets
+        self.already = already
+        """How many of this peer's messages the log holds already (a restart catching up: the walk
+        makes them again, in the same order, and they are not sent twice)."""
+        self._sent = 0
         self.bot = make_bot(bot_level, seed=int.from_bytes(hashlib.sha256(game_id + bytes([pid or 0])).digest()[:4],
                                                             "big"))
         self.rng = random.Random(game_id + bytes([pid or 0]))
@@ -114,7 +147,14 @@ class SealedPeer:
     # -- the log --------------------------------------------------------------------------------------
     def send(self, body: dict[str, Any]) -> None:
         assert self.identity is not None
+        self._sent += 1
+        if self._sent <= self.already:
+            return  # in the log already (sent before a restart)
         self._send(sign(self.identity, body))
+
+    def _save(self) -> None:
+        if self.secrets is not None and self.secret is not None:
+            self.secrets.save(self.round, self.secret.to_bytes())
 
     def feed(self, entry: dict[str, Any]) -> None:
         self.inbox.put_nowait(entry)
@@ -208,9 +248,14 @@ class SealedPeer:
         self.secret: RoundSecret | None = None
         if self.pid is not None:
             assert self.identity is not None
-            self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
-            if self._save is not None:
-                self._save(self.secret.to_bytes())  # before the announcement leaves (design, section 5)
+            saved = self.secrets.load(self.round) if self.secrets is not None else None
+            if saved is not None:  # a restart: the round's secret as it was saved
+                self.secret = RoundSecret.from_bytes(saved)
+                if (self.secret.game, self.secret.round, self.secret.pid) != (self.game_id, self.round, self.pid):
+                    raise Alarm(Fault("protocol", "the saved round secret is for another table"))
+            else:
+                self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
+                self._save()  # before the announcement leaves (design, section 5)
             self.send({"k": "skey", "r": self.round, "ann": self.secret.announce().to_wire()})
         got = await self.take("skey", self.pids)
         anns = []
@@ -341,8 +386,8 @@ class SealedPeer:
             if author == self.pid:
                 assert self.part is not None and self.secret is not None
                 p = self.part.shuffle(ep.number)
-                if self._save is not None and p.kind == "mask":
-                    self._save(self.secret.to_bytes())  # with the deck it masked, before the pass leaves
+                if p.kind == "mask":
+                    self._save()  # with the deck it masked, before the pass leaves
                 self.send({"k": "spass", "r": self.round, "e": ep.number, "p": p.to_wire()})
             body = (await self.take("spass", [author]))[author]
             if body.get("e") != ep.number:

@@ -20,13 +20,13 @@ import asyncio
 import contextlib
 import secrets
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import core
 
 from .. import framing
 from ..identity import Identity, verify
-from .lockstep import TAG, SealedPeer, sign
+from .lockstep import TAG, SealedPeer, SecretStore, sign
 
 MAX_FRAME = 1 << 20
 """The largest frame either side reads (a lock pass of 170 cards is under 12 KB)."""
@@ -64,6 +64,10 @@ class SealedHost:
         self.frames: list[bytes] = []
         """Every frame the host sent (what it relayed), kept for inspection."""
         self.links: dict[int, asyncio.StreamWriter] = {}
+        self.watchers: list[asyncio.StreamWriter] = []
+        """Spectators' links: they get the log and send nothing."""
+        self.log_frames: list[bytes] = []
+        self._start: dict[str, Any] | None = None
         self.identities: dict[int, bytes] = {0: self.identity.public}
         self.names: list[str] = []
         self._joined = asyncio.Event()
@@ -84,15 +88,33 @@ class SealedHost:
         try:
             hello = await _read(reader)
             ident = hello.get("id")
-            free = len(self.links) < len(self._client_seats())
-            if hello.get("k") != "hello" or not isinstance(ident, bytes) or len(ident) != 32 or not free:
+            if hello.get("k") != "hello" or not isinstance(ident, bytes) or len(ident) != 32:
                 writer.close()
                 return
-            pid = len(self.links) + 1
-            self.links[pid] = writer
-            self.identities[pid] = ident
-            if len(self.links) == len(self._client_seats()):
-                self._joined.set()
+            if hello.get("role") == "spectator":
+                self.watchers.append(writer)
+                if self._start is not None:
+                    self._catch_up(writer, None)
+                await reader.read()  # a spectator sends nothing; its link stays until it leaves
+                return
+            back = [p for p, i in self.identities.items() if i == ident and p != 0]
+            if back:  # a participant back after a crash or a lost link: the log from its start
+                pid = back[0]
+                old = self.links.get(pid)
+                if old is not None:
+                    old.close()
+                self.links[pid] = writer
+                if self._start is not None:
+                    self._catch_up(writer, pid)
+            elif len(self.identities) - 1 < len(self._client_seats()):
+                pid = len(self.identities)
+                self.links[pid] = writer
+                self.identities[pid] = ident
+                if len(self.identities) - 1 == len(self._client_seats()):
+                    self._joined.set()
+            else:
+                writer.close()
+                return
             while True:
                 msg = await _read(reader)
                 if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
@@ -105,12 +127,22 @@ class SealedHost:
         finally:
             writer.close()
 
+    def _catch_up(self, writer: asyncio.StreamWriter, pid: int | None) -> None:
+        """Tell a peer joining a table under way the start and the whole log, then that it is live
+        (all at once: no entry can come between)."""
+        assert self._start is not None
+        _writer_send(writer, {**self._start, "pid": pid})
+        for frame in self.log_frames:
+            writer.write(frame)
+        _writer_send(writer, {"k": "live"})
+
     def append(self, entry: dict[str, Any]) -> None:
         """Log ``entry`` and send it to everyone (the host's own peer included)."""
         self.log.append(entry)
         frame = framing.encode({"k": "log", "e": entry})
         self.frames.append(frame)
-        for w in self.links.values():
+        self.log_frames.append(frame)
+        for w in [*self.links.values(), *self.watchers]:
             if not w.is_closing():
                 w.write(frame)
         if self.peer is not None:
@@ -132,17 +164,16 @@ class SealedHost:
         names = [f"P{q}" if owners[q] or q in self.host_seats else f"Bot {q}" for q in range(self.seats)]
         game_id = secrets.token_bytes(16)
         roster = [[p, i] for p, i in sorted(self.identities.items())]
+        self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
+                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level}
         for pid, w in self.links.items():
-            _writer_send(w, {"k": "start", "pid": pid, "roster": roster, "owners": owners, "names": names,
-                             "variant": self.variant, "options": self.options, "game": game_id,
-                             "rounds": self.rounds, "level": self.bot_level})
-        save: Callable[[bytes], None] | None = None
-        if self.save_path is not None:
-            path = self.save_path
-            save = lambda data: path.write_bytes(data)  # noqa: E731
+            self._catch_up(w, pid)
+        for w in self.watchers:
+            self._catch_up(w, None)
         self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
                                     roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
-                                    send=self._own, save=save, bot_level=self.bot_level, rounds=self.rounds)
+                                    send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
+                                    rounds=self.rounds)
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
         await self.peer.run()
@@ -161,8 +192,9 @@ class SealedClient:
     """A player's side of a sealed table: its link, and its peer (a bot chooses its moves)."""
 
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None) -> None:
+                 save_path: str | Path | None = None, spectator: bool = False) -> None:
         self.identity = identity or Identity.generate()
+        self.spectator = spectator
         self.peer_class = peer_class
         self.save_path = Path(save_path) if save_path is not None else None
         self.peer: SealedPeer | None = None
@@ -170,19 +202,27 @@ class SealedClient:
     async def run(self, host: str, port: int) -> SealedPeer:
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            _writer_send(writer, {"k": "hello", "id": self.identity.public})
+            hello = {"k": "hello", "id": self.identity.public}
+            if self.spectator:
+                hello["role"] = "spectator"
+            _writer_send(writer, hello)
             start = await _read(reader)
             if start.get("k") != "start":
                 raise ConnectionError("the host did not start the table")
-            save: Callable[[bytes], None] | None = None
-            if self.save_path is not None:
-                path = self.save_path
-                save = lambda data: path.write_bytes(data)  # noqa: E731
+            backlog: list[dict[str, Any]] = []
+            while (msg := await _read(reader)).get("k") != "live":  # the log so far
+                if msg.get("k") == "log":
+                    backlog.append(msg["e"])
+            pid = start["pid"]
             self.peer = peer = self.peer_class(
                 variant=start["variant"], names=start["names"], options=start["options"], game_id=start["game"],
-                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=start["pid"],
-                identity=self.identity, send=lambda signed: _writer_send(writer, {"k": "msg", **signed}),
-                save=save, bot_level=start["level"], rounds=start["rounds"])
+                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
+                identity=None if pid is None else self.identity,
+                send=lambda signed: _writer_send(writer, {"k": "msg", **signed}),
+                secrets=SecretStore(self.save_path), bot_level=start["level"], rounds=start["rounds"],
+                already=sum(1 for e in backlog if e.get("from") == pid))
+            for e in backlog:
+                peer.feed(e)
 
             async def pump() -> None:
                 with contextlib.suppress(framing.FrameError, ConnectionError):
