@@ -118,3 +118,23 @@ def test_a_withheld_seed_is_named_at_the_reveal_deadline(monkeypatch: pytest.Mon
     host, peers = play("classic", 3, 2, client_classes={2: Withholder})
     for a in alarms(host, peers):
         assert (a.fault.code, a.fault.culprit) == ("withheld", 2), a
+
+
+class FalseAccuser(SealedPeer):
+    """Publishes an honest envelope it received as though a key in it were bad."""
+
+    async def _deliver(self, events: list[core.Event]) -> None:
+        before = len(self.envelopes)
+        await super()._deliver(events)
+        mine = [e for e in self.envelopes[before:] if e.to == self.pid]
+        if mine and self.secret is not None:
+            from net.sealed.envelope import unseal
+
+            body, sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, mine[0])
+            self.send({"k": "saccuse", "r": self.round, "from": mine[0].sender, "body": body, "sig": sig})
+
+
+def test_a_false_accusation_names_the_accuser() -> None:
+    host, peers = play("classic", 3, 2, client_classes={2: FalseAccuser})
+    for a in alarms(host, [p for p in peers]):
+        assert (a.fault.code, a.fault.culprit) == ("accusation", 2), a

@@ -44,7 +44,8 @@ from core.source import SeededSource
 
 from ..identity import Identity, verify
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, Reveal, RoundKeys, RoundSecret
-from ..sealed import audit_round, open_public
+from ..sealed import audit_round, open_public, verify_accusation
+from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 
 TAG = b"uno-tui/sealed/v1 "
@@ -84,7 +85,9 @@ class SecretStore:
 class Alarm(Exception):
     """A check of the sealed table failed: ``fault`` names the kind and, when it can, the culprit."""
 
-    def __init__(self, fault: Fault) -> None:
+    def __init__(self, fault: Fault, told: bool = False) -> None:
+        self.told = told
+        """Whether the table knows already (the alarm came from the log): not told again."""
         super().__init__(f"{fault.code}: {fault}" + (f" (participant {fault.culprit})" if fault.culprit is not None
                                                       else ""))
         self.fault = fault
@@ -177,8 +180,25 @@ class SealedPeer:
             raise Alarm(Fault("protocol", "a log entry that is not a map", author))
         if body.get("k") == "salarm":
             raise Alarm(Fault(str(body.get("code")), f"participant {author} says: {body.get('reason')}",
-                              body.get("culprit")))
+                              body.get("culprit")), told=True)
+        if body.get("k") == "saccuse":
+            raise Alarm(self._accusation(author, body), told=True)
         return author, body
+
+    def _accusation(self, accuser: int, body: dict[str, Any]) -> Fault:
+        """Check an accusation (the opened, signed body of an envelope sent to the accuser): the
+        fault it proves against the sender, or, if it proves nothing, the accuser's."""
+        sender, opened, sig = body.get("from"), body.get("body"), body.get("sig")
+        if not (isinstance(sender, int) and isinstance(opened, bytes) and isinstance(sig, bytes)):
+            return Fault("accusation", "a malformed accusation", accuser)
+        epochs = self.epochs
+
+        def bad(it: list[Any]) -> bool:
+            return not (0 <= it[0] < len(epochs) and 0 <= it[1] < epochs[it[0]].n
+                        and epochs[it[0]].check_share(it[1], it[2], it[3]))
+
+        proven = verify_accusation(self.keys, sender, opened, sig, bad)
+        return proven or Fault("accusation", f"an accusation against {sender} that proves nothing", accuser)
 
     async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
                    missing: str = "protocol") -> dict[int, dict[str, Any]]:
@@ -216,7 +236,7 @@ class SealedPeer:
 
     def _raise_alarm(self, a: Alarm) -> None:
         self.alarm = a
-        if self.pid is not None:
+        if self.pid is not None and not a.told:
             f = a.fault
             self.send({"k": "salarm", "r": self.round, "code": f.code, "culprit": f.culprit, "reason": str(f)})
         raise a
@@ -515,12 +535,25 @@ class SealedPeer:
                 self.envelopes.append(env)
                 self.seen_envelopes += 1
                 if env.to == self.pid and self.part is not None:
-                    for s, card in self.part.receive(env):
+                    for s, card in self._receive(env):
                         h = self.handle_of[s]
                         self.card_of[h] = card
                         g.learn(h, self.deck[card])
         for o, hs in want.items():
             self.known[o].update(hs)
+
+    def _receive(self, env: Envelope) -> list[tuple[Slot, int]]:
+        """Open an envelope sent to this participant; a bad key in it is proven to everyone by
+        publishing the sender's signed body (``saccuse``), which every peer checks."""
+        assert self.part is not None and self.secret is not None
+        try:
+            return self.part.receive(env)
+        except Fault as f:
+            if f.code != "share":
+                raise
+            opened, sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
+            self.send({"k": "saccuse", "r": self.round, "from": env.sender, "body": opened, "sig": sig})
+            raise Alarm(f, told=True) from None
 
     # -- the round's end -------------------------------------------------------------------------------
     async def _end_round(self) -> None:
