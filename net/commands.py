@@ -339,6 +339,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     h.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
+    h.add_argument("--sealed", action="store_true",
+                   help="the sealed deal: no peer, this host included, sees a card before the rules show it "
+                        "(with --headless, for bot clients: `uno-tui bot --sealed`; not yet for the screen)")
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
                    help="pause between rounds when headless (default %(default)s)")
@@ -350,6 +353,14 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                   "its path when the game ends.", file=sys.stderr)
             return 2
         opts = _host_options(args)
+        if args.sealed:
+            if not args.headless:
+                print("uno-tui host: --sealed needs --headless for now (the screen does not play the sealed "
+                      "table yet)", file=sys.stderr)
+                return 2
+            from .sealing.serve import run_sealed_host
+
+            return run_sealed_host(**opts)
         if args.headless:
             return run_headless_host(**opts)
         if interactive_host is None:
@@ -390,8 +401,17 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
     b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
-    b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
-                                                    password=args.password, think=args.think))
+    b.add_argument("--sealed", action="store_true", help="the table is a sealed one (`host --headless --sealed`)")
+
+    def bot_cmd(args: argparse.Namespace) -> int:
+        if args.sealed:
+            from .sealing.serve import run_sealed_bot
+
+            return run_sealed_bot(args.address, level=args.level)
+        return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
+                              think=args.think)
+
+    b.set_defaults(func=bot_cmd)
 
     a = subparsers.add_parser(
         "audit", help="check a game transcript offline",

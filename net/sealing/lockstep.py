@@ -110,7 +110,7 @@ class SealedPeer:
     def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
                  roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
                  send: Send, secrets: SecretStore | None = None, bot_level: str = "normal",
-                 rounds: int = 1, already: int = 0) -> None:
+                 rounds: int | None = 1, already: int = 0) -> None:
         self.variant, self.names, self.options = variant, list(names), options
         self.game_id = game_id
         self.roster = dict(roster)
@@ -249,7 +249,7 @@ class SealedPeer:
             assert g is not None
             if g.phase == "over":
                 await self._end_round()
-                if g.match_over or g.round + 1 >= self.rounds:
+                if g.match_over or (self.rounds is not None and g.round + 1 >= self.rounds):
                     return
                 self.round = g.round + 1
                 await self._deal(first=False)

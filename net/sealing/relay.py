@@ -46,7 +46,7 @@ class SealedHost:
     host's own person plays (its peer chooses for them), the rest bots of the host's."""
 
     def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
-                 options: dict[str, Any] | None = None, rounds: int = 1, bot_level: str = "normal",
+                 options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
@@ -192,8 +192,11 @@ class SealedClient:
     """A player's side of a sealed table: its link, and its peer (a bot chooses its moves)."""
 
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None, spectator: bool = False) -> None:
+                 save_path: str | Path | None = None, spectator: bool = False,
+                 bot_level: str | None = None) -> None:
         self.identity = identity or Identity.generate()
+        self.bot_level = bot_level
+        """How well this client's bot plays (None: as the host's bots)."""
         self.spectator = spectator
         self.peer_class = peer_class
         self.save_path = Path(save_path) if save_path is not None else None
@@ -219,7 +222,7 @@ class SealedClient:
                 roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
                 identity=None if pid is None else self.identity,
                 send=lambda signed: _writer_send(writer, {"k": "msg", **signed}),
-                secrets=SecretStore(self.save_path), bot_level=start["level"], rounds=start["rounds"],
+                secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
                 already=sum(1 for e in backlog if e.get("from") == pid))
             for e in backlog:
                 peer.feed(e)
