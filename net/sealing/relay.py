@@ -8,10 +8,9 @@ holds another participant's secret, and the envelopes it relays are sealed boxes
 recipients. What it can still do is the host's part in the threat model: stall, drop, reorder
 arrivals (``docs/sealed-design.md``, section 4).
 
-Frames are :mod:`net.framing`'s (a length, then msgpack). This first version of the sealed wire
-is its own small protocol (``hello``, ``start``, ``msg``, ``log``), not yet the gateway's
-encrypted links; nothing in it needs the link to be secret (every private key travels in a
-sealed box), only ordered.
+Links are the project's encrypted, authenticated links (:mod:`.link`: the handshake of
+:mod:`net.secure`, then sealed frames). This first version of the sealed wire is its own small
+protocol (``hello``, ``start``, ``msg``, ``log``, ``live``), beside the table's gateway.
 """
 
 from __future__ import annotations
@@ -26,20 +25,10 @@ import core
 
 from .. import framing
 from ..identity import Identity, verify
+from ..secure import HandshakeError
+from . import link as link_mod
+from .link import Link
 from .lockstep import TAG, SealedPeer, SecretStore, sign
-
-MAX_FRAME = 1 << 20
-"""The largest frame either side reads (a lock pass of 170 cards is under 12 KB)."""
-
-
-def _writer_send(writer: asyncio.StreamWriter, msg: dict[str, Any]) -> None:
-    if not writer.is_closing():
-        writer.write(framing.encode(msg))
-
-
-async def _read(reader: asyncio.StreamReader) -> dict[str, Any]:
-    return await framing.read_frame(reader, max_size=MAX_FRAME, idle_timeout=None, body_timeout=10.0)
-
 
 class SealedHost:
     """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
@@ -62,11 +51,11 @@ class SealedHost:
         self.log: list[dict[str, Any]] = []
         """Every entry of the signed log, in order (the transcript)."""
         self.frames: list[bytes] = []
-        """Every frame the host sent (what it relayed), kept for inspection."""
-        self.links: dict[int, asyncio.StreamWriter] = {}
-        self.watchers: list[asyncio.StreamWriter] = []
+        """Every frame body the host sent (what it relayed, before each link seals it), kept for inspection."""
+        self.links: dict[int, Link] = {}
+        self.watchers: list[Link] = []
         """Spectators' links: they get the log and send nothing."""
-        self.log_frames: list[bytes] = []
+        self.log_bodies: list[bytes] = []
         self._start: dict[str, Any] | None = None
         self.identities: dict[int, bytes] = {0: self.identity.public}
         self.names: list[str] = []
@@ -86,15 +75,15 @@ class SealedHost:
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            hello = await _read(reader)
-            ident = hello.get("id")
-            if hello.get("k") != "hello" or not isinstance(ident, bytes) or len(ident) != 32:
+            link, ident = await link_mod.accept(reader, writer, self.identity)
+            hello = await asyncio.wait_for(link.recv(), link_mod.TIMEOUT)
+            if hello.get("k") != "hello":
                 writer.close()
                 return
             if hello.get("role") == "spectator":
-                self.watchers.append(writer)
+                self.watchers.append(link)
                 if self._start is not None:
-                    self._catch_up(writer, None)
+                    self._catch_up(link, None)
                 await reader.read()  # a spectator sends nothing; its link stays until it leaves
                 return
             back = [p for p, i in self.identities.items() if i == ident and p != 0]
@@ -103,12 +92,12 @@ class SealedHost:
                 old = self.links.get(pid)
                 if old is not None:
                     old.close()
-                self.links[pid] = writer
+                self.links[pid] = link
                 if self._start is not None:
-                    self._catch_up(writer, pid)
+                    self._catch_up(link, pid)
             elif len(self.identities) - 1 < len(self._client_seats()):
                 pid = len(self.identities)
-                self.links[pid] = writer
+                self.links[pid] = link
                 self.identities[pid] = ident
                 if len(self.identities) - 1 == len(self._client_seats()):
                     self._joined.set()
@@ -116,35 +105,34 @@ class SealedHost:
                 writer.close()
                 return
             while True:
-                msg = await _read(reader)
+                msg = await link.recv()
                 if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
                         or not verify(ident, msg["s"], TAG, msg["m"]):
                     self.refused.append((pid, "a message it did not sign"))
                     continue  # refused: never logged
                 self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
-        except (framing.FrameError, ConnectionError):
+        except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
             pass
         finally:
             writer.close()
 
-    def _catch_up(self, writer: asyncio.StreamWriter, pid: int | None) -> None:
+    def _catch_up(self, link: Link, pid: int | None) -> None:
         """Tell a peer joining a table under way the start and the whole log, then that it is live
         (all at once: no entry can come between)."""
         assert self._start is not None
-        _writer_send(writer, {**self._start, "pid": pid})
-        for frame in self.log_frames:
-            writer.write(frame)
-        _writer_send(writer, {"k": "live"})
+        link.send({**self._start, "pid": pid})
+        for body in self.log_bodies:
+            link.send_packed(body)
+        link.send({"k": "live"})
 
     def append(self, entry: dict[str, Any]) -> None:
         """Log ``entry`` and send it to everyone (the host's own peer included)."""
         self.log.append(entry)
-        frame = framing.encode({"k": "log", "e": entry})
-        self.frames.append(frame)
-        self.log_frames.append(frame)
-        for w in [*self.links.values(), *self.watchers]:
-            if not w.is_closing():
-                w.write(frame)
+        body = framing.pack({"k": "log", "e": entry})
+        self.frames.append(body)
+        self.log_bodies.append(body)
+        for link in [*self.links.values(), *self.watchers]:
+            link.send_packed(body)
         if self.peer is not None:
             self.peer.feed(entry)
 
@@ -202,18 +190,22 @@ class SealedClient:
         self.save_path = Path(save_path) if save_path is not None else None
         self.peer: SealedPeer | None = None
 
-    async def run(self, host: str, port: int) -> SealedPeer:
+    async def run(self, host: str, port: int, fingerprint: str | None = None) -> SealedPeer:
+        """Join the table at ``host:port`` (``fingerprint``: the start of the host key's, checked)
+        and play (or watch) it to its end."""
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            hello = {"k": "hello", "id": self.identity.public}
+            link, self.host_key = await asyncio.wait_for(link_mod.connect(reader, writer, self.identity, fingerprint),
+                                                         link_mod.TIMEOUT)
+            hello: dict[str, Any] = {"k": "hello"}
             if self.spectator:
                 hello["role"] = "spectator"
-            _writer_send(writer, hello)
-            start = await _read(reader)
+            link.send(hello)
+            start = await link.recv()
             if start.get("k") != "start":
                 raise ConnectionError("the host did not start the table")
             backlog: list[dict[str, Any]] = []
-            while (msg := await _read(reader)).get("k") != "live":  # the log so far
+            while (msg := await link.recv()).get("k") != "live":  # the log so far
                 if msg.get("k") == "log":
                     backlog.append(msg["e"])
             pid = start["pid"]
@@ -221,7 +213,7 @@ class SealedClient:
                 variant=start["variant"], names=start["names"], options=start["options"], game_id=start["game"],
                 roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
                 identity=None if pid is None else self.identity,
-                send=lambda signed: _writer_send(writer, {"k": "msg", **signed}),
+                send=lambda signed: link.send({"k": "msg", **signed}),
                 secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
                 already=sum(1 for e in backlog if e.get("from") == pid))
             for e in backlog:
@@ -230,7 +222,7 @@ class SealedClient:
             async def pump() -> None:
                 with contextlib.suppress(framing.FrameError, ConnectionError):
                     while True:
-                        msg = await _read(reader)
+                        msg = await link.recv()
                         if msg.get("k") == "log":
                             peer.feed(msg["e"])
 

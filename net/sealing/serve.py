@@ -14,7 +14,9 @@ from typing import Any, TextIO
 
 import core
 
-from ..address import DEFAULT_PORT, parse_address
+from ..address import DEFAULT_PORT, parse_address, split_fingerprint
+from ..errors import NetError
+from ..identity import fingerprint
 from .lockstep import Alarm, SealedPeer
 from .relay import SealedClient, SealedHost
 
@@ -71,7 +73,8 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         except OSError as e:
             print(f"uno-tui host: cannot listen on {bind}:{port}: {e}", file=sys.stderr)
             return 1
-        print(f"sealed table listening on {bind}:{got}; bots join with: uno-tui bot --sealed HOST:{got}",
+        fp = fingerprint(host.identity.public)[:16]
+        print(f"sealed table listening on {bind}:{got}; bots join with: uno-tui bot --sealed uno://HOST:{got}#{fp}",
               file=out, flush=True)
         try:
             peer = await host.run()
@@ -92,6 +95,7 @@ def run_sealed_bot(address: str, *, level: str | None = None, out: TextIO | None
     out = out or sys.stdout
     try:
         where, port = parse_address(address)
+        _, fp = split_fingerprint(address)
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
@@ -99,12 +103,12 @@ def run_sealed_bot(address: str, *, level: str | None = None, out: TextIO | None
 
     async def play() -> int:
         try:
-            peer = await client.run(where, port)
+            peer = await client.run(where, port, fp)
         except Alarm as a:
             print(f"uno-tui bot: alarm: {a}", file=out)
             return 1
-        except OSError as e:
-            print(f"uno-tui bot: cannot reach {address}: {e}", file=sys.stderr)
+        except (OSError, NetError) as e:
+            print(f"uno-tui bot: cannot join {address}: {e}", file=sys.stderr)
             return 1
         return report(peer, out)
 
