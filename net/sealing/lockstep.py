@@ -104,6 +104,9 @@ class SealedPeer:
 
     participant_class: type[Participant] = Participant
     """The participant this peer is (the tests' cheating doubles subclass it)."""
+    auto: bool = True
+    """Whether this peer's bot chooses its seats' moves (a screen's peer leaves them to its person:
+    :meth:`move`)."""
     reveal_timeout: float = 30.0
     """Seconds the round's end waits for every seed before naming who withheld theirs."""
 
@@ -140,6 +143,8 @@ class SealedPeer:
         self.audits: list[core.Audit] = []
         """This peer's own replays of each round (the engine's audit)."""
         self.alarm: Alarm | None = None
+        self.listeners: list[Callable[[list[core.Event]], None]] = []
+        """Told the events of every deal and move this peer's game follows (as its game has them)."""
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
 
@@ -323,6 +328,8 @@ class SealedPeer:
         self._allocate()
         self.start = self.pub.blind_copy([])
         await self._deliver(events)
+        self.deal_events = events
+        self._tell(events)
 
     # -- needs ----------------------------------------------------------------------------------------
     @property
@@ -444,16 +451,29 @@ class SealedPeer:
         g = self.game
         assert g is not None
         d = g.decision
-        if d is None or d.player not in self.seats or getattr(self, "_acted", None) == g.version:
+        if not self.auto or d is None or d.player not in self.seats or getattr(self, "_acted", None) == g.version:
             return
         self._acted = g.version
         p = d.player
         choice = self.choose(p)
-        if choice is None:
-            return
-        slots = [self.slot[c.id] for c in self.shows(p, choice)]
-        assert self.part is not None
-        self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": choice.to_dict(),
+        if choice is not None:
+            self._send_move(p, choice)
+
+    def move(self, p: int, action: Action) -> None:
+        """Send seat ``p``'s move (a seat of this peer's): refused with :class:`core.IllegalAction`
+        unless its own game, which sees its hand, finds it legal now."""
+        g = self.game
+        if g is None or p not in self.seats or g.phase == "over":
+            raise core.IllegalAction("it is not a move this seat can make now")
+        if action not in g.legal_actions(p):
+            raise core.IllegalAction(f"{action} is not a legal move now")
+        self._send_move(p, action)
+
+    def _send_move(self, p: int, action: Action) -> None:
+        g = self.game
+        assert g is not None and self.part is not None
+        slots = [self.slot[c.id] for c in self.shows(p, action)]
+        self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": action.to_dict(),
                    "show": self.part.show(slots) if slots else []})
 
     def shows(self, p: int, action: Action) -> list[core.Card]:
@@ -509,6 +529,11 @@ class SealedPeer:
         self._allocate()
         self.moves.append((p, action))
         await self._deliver(events)
+        self._tell(events)
+
+    def _tell(self, events: list[core.Event]) -> None:
+        for listener in list(self.listeners):
+            listener(events)
 
     async def _deliver(self, events: list[core.Event]) -> None:
         """Open to each seat's owner the cards it is to see and lacks: every other participant's keys."""

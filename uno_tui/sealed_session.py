@@ -1,0 +1,90 @@
+"""A person's seat at a sealed table (issue 16): the table screen over a :class:`net.sealing.SealedPeer`.
+
+The peer's own game knows this seat's hand (the faces opened to it) and the public cards, so the
+screen shows the hand and offers only the moves that game finds legal; :meth:`SealedSession.send`
+sends the move with the keys of the cards it shows. Everything else (the epochs, the openings,
+the round's audit and verdict) the peer does by itself; each deal and move it follows comes back
+to the screen as a :class:`~uno_tui.session.SessionChanged`.
+"""
+
+from __future__ import annotations
+
+from core import Action, Event, IllegalAction
+from net.sealing import SealedPeer
+
+from .session import Observation, SessionChanged, Watcher
+
+
+class ScreenPeer(SealedPeer):
+    """A sealed peer whose seat is played by a person at a screen (no bot chooses for it)."""
+
+    auto = False
+
+
+class SealedSession:
+    """One seat (or a spectator's chair) at a sealed table, for :class:`uno_tui.app.UnoApp`.
+
+    ``peer`` is running (its first deal done: :attr:`SealedPeer.game` is set)."""
+
+    deals = False
+    """The next round is dealt by the table itself (every peer, once every verdict is in)."""
+
+    def __init__(self, peer: SealedPeer) -> None:
+        if peer.game is None:
+            raise ValueError("the sealed table has not dealt yet")
+        self.peer = peer
+        self.names = list(peer.names)
+        self.labels = ["you" if q == self.me else ("bot" if peer.owners[q] == 0 else "player")
+                       for q in range(len(self.names))]
+        self._watcher: Watcher | None = None
+        self._round: list[Event] = self._seen(getattr(peer, "deal_events", []))
+        peer.listeners.append(self._changed)
+
+    @property
+    def me(self) -> int | None:
+        return self.peer.seats[0] if self.peer.seats else None
+
+    def _seen(self, events: list[Event]) -> list[Event]:
+        g = self.peer.game
+        assert g is not None
+        return [e.view(self.me) for e in g.fill(events)]
+
+    def _changed(self, events: list[Event]) -> None:
+        seen = self._seen(events)
+        if any(e.kind == "deal" for e in seen):
+            self._round = []
+        self._round += seen
+        if self._watcher is not None:
+            self._watcher.post_message(SessionChanged(seen))
+
+    # -- Session ------------------------------------------------------------------------
+    def observation(self) -> Observation:
+        g = self.peer.game
+        assert g is not None
+        return g.observation(self.me) if self.me is not None else g.public_observation()  # type: ignore[return-value]
+
+    def opening_events(self) -> list[Event]:
+        return list(self._round)
+
+    def attach(self, watcher: Watcher | None, *, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
+        self._watcher = watcher
+
+    def wake(self) -> None:
+        pass  # the others move on their own clients' clocks
+
+    def send(self, action: Action) -> None:
+        if self.me is None:
+            raise IllegalAction("a spectator makes no moves")
+        self.peer.move(self.me, action)
+
+    def next_round(self) -> None:
+        raise IllegalAction("the sealed table deals the next round by itself once every verdict is in")
+
+    def rematch(self) -> None:
+        raise IllegalAction("a sealed table plays one match")
+
+    def __repr__(self) -> str:  # pragma: no cover
+        return f"SealedSession(seat {self.me})"
+
+
+__all__ = ["ScreenPeer", "SealedSession"]
