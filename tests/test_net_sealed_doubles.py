@@ -9,7 +9,6 @@ the seat.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import pytest

@@ -8,7 +8,6 @@ own game finds legal; a whole round is played by key presses, and every audit ve
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from test_net_sealed import check_clean

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import random
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import msgpack
@@ -47,56 +45,11 @@ from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, Revea
 from ..sealed import audit_round, open_public, verify_accusation
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
-
-TAG = b"uno-tui/sealed/v1 "
-"""What every signed message of the sealed table is signed under."""
+from .signed import TAG, Alarm, sign
+from .store import SecretStore
 
 Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
-
-
-class SecretStore:
-    """Where a participant keeps its round secrets (a file, written and synced before anything that
-    depends on it leaves; every round of the match, so that a restart can read the log from its
-    start)."""
-
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else None
-        self.rounds: dict[int, bytes] = {}
-        if self.path is not None and self.path.exists():
-            data = msgpack.unpackb(self.path.read_bytes(), raw=False, strict_map_key=False)
-            self.rounds = {int(r): bytes(b) for r, b in data.items()}
-
-    def save(self, round_no: int, secret: bytes) -> None:
-        self.rounds[round_no] = secret
-        if self.path is None:
-            return
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgpack.packb(self.rounds, use_bin_type=True))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-
-    def load(self, round_no: int) -> bytes | None:
-        return self.rounds.get(round_no)
-
-
-class Alarm(Exception):
-    """A check of the sealed table failed: ``fault`` names the kind and, when it can, the culprit."""
-
-    def __init__(self, fault: Fault, told: bool = False) -> None:
-        self.told = told
-        """Whether the table knows already (the alarm came from the log): not told again."""
-        super().__init__(f"{fault.code}: {fault}" + (f" (participant {fault.culprit})" if fault.culprit is not None
-                                                      else ""))
-        self.fault = fault
-
-
-def sign(identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
-    """A signed message as it travels and is logged: ``{m: msgpack body, s: signature}``."""
-    m = msgpack.packb(body, use_bin_type=True)
-    return {"m": m, "s": identity.sign(TAG, m)}
 
 
 class SealedPeer:

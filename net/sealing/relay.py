@@ -28,7 +28,9 @@ from ..identity import Identity, verify
 from ..secure import HandshakeError
 from . import link as link_mod
 from .link import Link
-from .lockstep import TAG, SealedPeer, SecretStore, sign
+from .lockstep import SealedPeer
+from .signed import TAG
+from .store import SecretStore
 
 class SealedHost:
     """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the

@@ -17,7 +17,8 @@ import core
 from ..address import DEFAULT_PORT, parse_address, split_fingerprint
 from ..errors import NetError
 from ..identity import fingerprint
-from .lockstep import Alarm, SealedPeer
+from .lockstep import SealedPeer
+from .signed import Alarm
 from .relay import SealedClient, SealedHost
 
 
