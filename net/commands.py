@@ -379,6 +379,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="your name at the table (default: your login name)")
     j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+    j.add_argument("--sealed", action="store_true",
+                   help="a sealed table (`host --headless --sealed`): nobody, the host included, sees your cards")
     j.add_argument("--english", action="store_true",
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     j.add_argument("--no-bell", action="store_true",
@@ -387,6 +389,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     def join_cmd(args: argparse.Namespace) -> int:
         if join is None:
             return _missing_tui("join")
+        if args.sealed:
+            return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
+                        bell=not args.no_bell, english=args.english, sealed=True)
         return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
                     bell=not args.no_bell, english=args.english)
 

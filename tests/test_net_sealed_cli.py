@@ -80,3 +80,10 @@ def test_a_client_refuses_a_host_whose_key_is_not_the_address_s_fingerprint() ->
             await host.close()
 
     asyncio.run(main())
+
+
+def test_join_sealed_needs_an_address(capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_tui.cli import main
+
+    assert main(["join", "--sealed"]) == 2
+    assert "needs the table's ADDRESS" in capsys.readouterr().err

@@ -180,7 +180,11 @@ def _interactive_host(**options: object) -> int:
 
 
 def _join(**options: object) -> int:
-    """``uno-tui join [ADDRESS]``: the lobby, then the table."""
+    """``uno-tui join [ADDRESS]``: the lobby, then the table (``--sealed``: a sealed table's)."""
+    if options.pop("sealed", False):
+        from .sealed_session import run_sealed_join
+
+        return run_sealed_join(**options)  # type: ignore[arg-type]
     from .netplay.app import run_join
 
     return run_join(**options)  # type: ignore[arg-type]

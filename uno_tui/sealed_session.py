@@ -88,3 +88,60 @@ class SealedSession:
 
 
 __all__ = ["ScreenPeer", "SealedSession"]
+
+
+def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, **_ignored: object) -> int:
+    """``uno-tui join --sealed ADDRESS``: take a seat at a sealed table (``host --headless --sealed``)
+    and play it on this screen; 0 when the match ends with every audit clean."""
+    import asyncio
+    import sys
+
+    from net.address import parse_address, split_fingerprint
+    from net.errors import NetError
+    from net.sealing import Alarm, SealedClient
+
+    from .app import UnoApp
+    from .session import TableConfig
+
+    if not address:
+        print("uno-tui join: --sealed needs the table's ADDRESS (as `host --headless --sealed` prints it)",
+              file=sys.stderr)
+        return 2
+    try:
+        where, port = parse_address(address)
+        _, fp = split_fingerprint(address)
+    except ValueError as e:
+        print(f"uno-tui join: {e}", file=sys.stderr)
+        return 2
+    client = SealedClient(peer_class=ScreenPeer, spectator=spectate)
+
+    async def main() -> int:
+        playing = asyncio.ensure_future(client.run(where, port, fp))
+        print("waiting for the table to deal (every seat taken, every pass made)...", flush=True)
+        while client.peer is None or not hasattr(client.peer, "deal_events"):
+            if playing.done():
+                playing.result()  # its error, if the link failed
+                return 1
+            await asyncio.sleep(0.02)
+        app = UnoApp(SealedSession(client.peer), config=TableConfig(english=english))
+        await app.run_async()
+        if not playing.done():
+            playing.cancel()
+            print("uno-tui join: you left the sealed table; its round cannot go on without you", file=sys.stderr)
+            return 1
+        peer = playing.result()
+        bad = [v for v in peer.verdicts if not v["ok"]]
+        print(f"every audit of {len({v['r'] for v in peer.verdicts})} round(s): " + ("clean" if not bad else
+              "; ".join(f"seat {s}: {w}" for v in bad for s, w in v["false"])))
+        return 1 if bad else 0
+
+    try:
+        return asyncio.run(main())
+    except Alarm as a:
+        print(f"uno-tui join: alarm: {a}", file=sys.stderr)
+        return 1
+    except (OSError, NetError) as e:
+        print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
