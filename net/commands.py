@@ -341,7 +341,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
     h.add_argument("--sealed", action="store_true",
                    help="the sealed deal: no peer, this host included, sees a card before the rules show it "
-                        "(with --headless, for bot clients: `uno-tui bot --sealed`; not yet for the screen)")
+                        "(players: `join --sealed`, bots: `bot --sealed`)")
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
                    help="pause between rounds when headless (default %(default)s)")
@@ -353,14 +353,14 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                   "its path when the game ends.", file=sys.stderr)
             return 2
         opts = _host_options(args)
-        if args.sealed:
-            if not args.headless:
-                print("uno-tui host: --sealed needs --headless for now (the screen does not play the sealed "
-                      "table yet)", file=sys.stderr)
-                return 2
+        if args.sealed and args.headless:
             from .sealing.serve import run_sealed_host
 
             return run_sealed_host(**opts)
+        if args.sealed:
+            if interactive_host is None:
+                return _missing_tui("the interactive host")
+            return interactive_host(**opts, english=args.english, sealed=True)
         if args.headless:
             return run_headless_host(**opts)
         if interactive_host is None:

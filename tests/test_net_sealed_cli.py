@@ -55,14 +55,14 @@ def _retrying_bot(port: int) -> int:
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["host", "--sealed", "--seats", "3"], "--sealed needs --headless"),
+    (["host", "--sealed", "--seats", "3", "--bots", "3"], "the host plays a seat"),
     *[(["host", "--headless", "--sealed", "--variant", v, "--seats", "3"], "cannot be played sealed")
       for v in sorted(core.VARIANTS) if not core.variant_class(v).sealable][:1],
     (["host", "--headless", "--sealed", "--seats", "3", "--bots", "5"], "--bots must be"),
 ])
 def test_the_sealed_host_command_refuses_what_it_cannot_do(argv: list[str], words: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from net.commands import main
+    from uno_tui.cli import main
 
     assert main(argv) == 2
     assert words in capsys.readouterr().err

@@ -33,16 +33,26 @@ class SealedSession:
         if peer.game is None:
             raise ValueError("the sealed table has not dealt yet")
         self.peer = peer
+        # The person's seat: the one its peer leaves to it (a host's peer also holds its bots').
+        self._me = min(peer.manual) if peer.manual else (peer.seats[0] if peer.seats else None)
         self.names = list(peer.names)
-        self.labels = ["you" if q == self.me else ("bot" if peer.owners[q] == 0 else "player")
-                       for q in range(len(self.names))]
+        self.labels = ["you" if q == self.me else ("bot" if peer.owners[q] == 0 and q not in peer.manual
+                                                   else "player") for q in range(len(self.names))]
         self._watcher: Watcher | None = None
         self._round: list[Event] = self._seen(getattr(peer, "deal_events", []))
+        self._obs = self._observe()
         peer.listeners.append(self._changed)
+
+    def _observe(self) -> Observation:
+        """The seat's view now: taken only once a deal or move is whole (between the move and the
+        opening of the cards it brings, the game holds cards still sealed to this seat)."""
+        g = self.peer.game
+        assert g is not None
+        return g.observation(self.me)  # type: ignore[return-value]
 
     @property
     def me(self) -> int | None:
-        return self.peer.seats[0] if self.peer.seats else None
+        return self._me
 
     def _seen(self, events: list[Event]) -> list[Event]:
         g = self.peer.game
@@ -51,6 +61,7 @@ class SealedSession:
 
     def _changed(self, events: list[Event]) -> None:
         seen = self._seen(events)
+        self._obs = self._observe()
         if any(e.kind == "deal" for e in seen):
             self._round = []
         self._round += seen
@@ -59,9 +70,7 @@ class SealedSession:
 
     # -- Session ------------------------------------------------------------------------
     def observation(self) -> Observation:
-        g = self.peer.game
-        assert g is not None
-        return g.observation(self.me) if self.me is not None else g.public_observation()  # type: ignore[return-value]
+        return self._obs
 
     def opening_events(self) -> list[Event]:
         return list(self._round)
@@ -142,6 +151,73 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return 1
     except (OSError, NetError) as e:
         print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
+                           options: dict[str, object] | None = None, bot_level: str = "normal",
+                           bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
+                           **_ignored: object) -> int:
+    """``uno-tui host --sealed``: host a sealed table and play seat 0 at this screen (the host's
+    bots take the last ``bots`` seats; bot clients or people with ``join --sealed`` the rest)."""
+    import asyncio
+    import sys
+
+    import core
+    from net.address import DEFAULT_PORT
+    from net.identity import fingerprint
+    from net.sealing import Alarm, SealedHost
+    from net.sealing.serve import check_table
+
+    from .app import UnoApp
+    from .session import TableConfig
+
+    try:
+        problem = check_table(variant, seats, bots) or (None if bots < seats else "the host plays a seat: --bots "
+                                                                                    "must leave it one")
+        if problem is None:
+            options = core.variant_class(variant).check_options(dict(options or {}))
+    except ValueError as e:
+        problem = str(e)
+    if problem is not None:
+        print(f"uno-tui host: {problem}", file=sys.stderr)
+        return 2
+    host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
+                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True)
+
+    async def main() -> int:
+        got = await host.start(bind, DEFAULT_PORT if port is None else port)
+        fp = fingerprint(host.identity.public)[:16]
+        print(f"sealed table on {bind}:{got}; players join with: uno-tui join --sealed uno://HOST:{got}#{fp}",
+              flush=True)
+        if seats - bots - 1:
+            print(f"waiting for {seats - bots - 1} player(s)...", flush=True)
+        running = asyncio.ensure_future(host.run())
+        try:
+            while host.peer is None or not hasattr(host.peer, "deal_events"):
+                if running.done():
+                    running.result()
+                    return 1
+                await asyncio.sleep(0.02)
+            await UnoApp(SealedSession(host.peer), config=TableConfig(english=english)).run_async()
+            if not running.done():
+                print("uno-tui host: you left the sealed table; its round cannot go on without you", file=sys.stderr)
+                return 1
+            running.result()
+            return 0
+        finally:
+            running.cancel()
+            await host.close()
+
+    try:
+        return asyncio.run(main())
+    except Alarm as a:
+        print(f"uno-tui host: alarm: {a}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -66,7 +66,7 @@ class SealedPeer:
     def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
                  roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
                  send: Send, secrets: SecretStore | None = None, bot_level: str = "normal",
-                 rounds: int | None = 1, already: int = 0) -> None:
+                 rounds: int | None = 1, already: int = 0, manual: Iterable[int] = ()) -> None:
         self.variant, self.names, self.options = variant, list(names), options
         self.game_id = game_id
         self.roster = dict(roster)
@@ -75,6 +75,8 @@ class SealedPeer:
         """Seat -> the participant who holds that seat's cards (a bot's: the host)."""
         self.pid, self.identity = pid, identity
         self.seats = tuple(q for q, o in enumerate(owners) if o == pid)
+        self.manual = frozenset(manual)
+        """This peer's seats its person plays (:meth:`move`); its bot plays the others."""
         self._send, self.secrets = send, secrets
         self.already = already
         """How many of this peer's messages the log holds already (a restart catching up: the walk
@@ -404,7 +406,8 @@ class SealedPeer:
         g = self.game
         assert g is not None
         d = g.decision
-        if not self.auto or d is None or d.player not in self.seats or getattr(self, "_acted", None) == g.version:
+        if not self.auto or d is None or d.player not in self.seats or d.player in self.manual \
+                or getattr(self, "_acted", None) == g.version:
             return
         self._acted = g.version
         p = d.player

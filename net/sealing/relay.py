@@ -39,7 +39,7 @@ class SealedHost:
     def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None) -> None:
+                 save_path: str | Path | None = None, host_person: bool = False) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
@@ -48,6 +48,8 @@ class SealedHost:
         self.identity = identity or Identity.generate()
         self.rounds, self.bot_level = rounds, bot_level
         self.host_seats = host_seats
+        self.host_person = host_person
+        """The host's person plays ``host_seats`` at a screen (else the host's bot plays them)."""
         self.peer_class = peer_class
         self.save_path = Path(save_path) if save_path is not None else None
         self.log: list[dict[str, Any]] = []
@@ -163,7 +165,7 @@ class SealedHost:
         self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
                                     roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
                                     send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
-                                    rounds=self.rounds)
+                                    rounds=self.rounds, manual=self.host_seats if self.host_person else ())
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
         await self.peer.run()
