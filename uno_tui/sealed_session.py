@@ -165,24 +165,16 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     import asyncio
     import sys
 
-    import core
     from net.address import DEFAULT_PORT
     from net.identity import fingerprint
     from net.sealing import Alarm, SealedHost
-    from net.sealing.serve import check_table
+    from net.sealing.serve import table_settings
 
     from .app import UnoApp
     from .session import TableConfig
 
-    try:
-        problem = check_table(variant, seats, bots) or (None if bots < seats else "the host plays a seat: --bots "
-                                                                                    "must leave it one")
-        if problem is None:
-            options = core.variant_class(variant).check_options(dict(options or {}))
-    except ValueError as e:
-        problem = str(e)
-    if problem is not None:
-        print(f"uno-tui host: {problem}", file=sys.stderr)
+    options = table_settings(variant, seats, bots, options, host_plays=True)
+    if options is None:
         return 2
     host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
                       rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True)

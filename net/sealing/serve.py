@@ -34,6 +34,22 @@ def check_table(variant: str, seats: int, bots: int) -> str | None:
     return None
 
 
+def table_settings(variant: str, seats: int, bots: int, options: dict[str, Any] | None,
+                   host_plays: bool = False) -> dict[str, Any] | None:
+    """The variant's checked options for a sealed table; None (with the reason printed, for an exit
+    status of 2) when a setting is wrong. ``host_plays``: the host's person takes a seat."""
+    try:
+        problem = check_table(variant, seats, bots)
+        if problem is None and host_plays and bots >= seats:
+            problem = "the host plays a seat: --bots must leave it one"
+        if problem is None:
+            return core.variant_class(variant).check_options(dict(options or {}))
+    except ValueError as e:
+        problem = str(e)
+    print(f"uno-tui host: {problem}", file=sys.stderr)
+    return None
+
+
 def sealable_variants() -> list[str]:
     return [v for v in sorted(core.VARIANTS) if core.variant_class(v).sealable]
 
@@ -56,14 +72,8 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, **_ignored: Any) -> int:
     out = out or sys.stdout
-    try:
-        problem = check_table(variant, seats, bots)
-        if problem is None:
-            options = core.variant_class(variant).check_options(dict(options or {}))
-    except ValueError as e:
-        problem = str(e)
-    if problem is not None:
-        print(f"uno-tui host: {problem}", file=sys.stderr)
+    options = table_settings(variant, seats, bots, options)
+    if options is None:
         return 2
     host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
                       rounds=rounds, bot_level=bot_level)
