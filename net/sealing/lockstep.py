@@ -154,8 +154,8 @@ class SealedPeer:
         epochs = self.epochs
 
         def bad(it: list[Any]) -> bool:
-            return not (0 <= it[0] < len(epochs) and 0 <= it[1] < epochs[it[0]].n
-                        and epochs[it[0]].check_share(it[1], it[2], it[3]))
+            return not (0 <= it[0] < len(epochs) and 0 <= it[1] < epochs[it[0]].n and it[2] in self.keys.X
+                        and isinstance(it[3], bytes) and epochs[it[0]].check_share(it[1], it[2], it[3]))
 
         proven = verify_accusation(self.keys, sender, opened, sig, bad)
         return proven or Fault("accusation", f"an accusation against {sender} that proves nothing", accuser)
@@ -193,6 +193,10 @@ class SealedPeer:
             self._raise_alarm(Alarm(f))
         except Alarm as a:
             self._raise_alarm(a)
+        except (ValueError, KeyError, TypeError, IndexError, core.IllegalAction) as e:
+            # Something in the log this peer could not follow (a face that contradicts what it
+            # knows, a malformed field): the table is told, without a culprit it cannot prove.
+            self._raise_alarm(Alarm(Fault("protocol", f"this peer cannot follow the log: {e!r}")))
 
     def _raise_alarm(self, a: Alarm) -> None:
         self.alarm = a
