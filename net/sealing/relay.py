@@ -117,6 +117,10 @@ class SealedHost:
                 self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
         except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
             pass
+        except asyncio.CancelledError:
+            # The host closing: a link's handler ends quietly (asyncio's server would otherwise
+            # log each cancelled handler as an error at shutdown).
+            pass
         finally:
             writer.close()
 
