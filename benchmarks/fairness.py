@@ -123,7 +123,7 @@ class _TimedPeer(SealedPeer):
             type(self).cards.append(time.perf_counter() - t)
 
     async def _end_round(self) -> None:
-        import net.sealing.lockstep as ls
+        import net.sealing.roundend as ls
 
         real = ls.audit_round
 

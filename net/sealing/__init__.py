@@ -6,7 +6,7 @@
   the openings, the deliveries, the round's reveal, audit and verdict);
 * :mod:`.relay`: the host's sequencer and the client's side over TCP: the host orders and relays
   signed messages it cannot read, and runs its own peer like anyone else; :mod:`.link`, the
-  encrypted links; :mod:`.signed`, the signed messages and alarms; :mod:`.store`, the secrets
+  encrypted links; :mod:`.signed`, the signed messages and alarms; :mod:`.roundend`, the round's end; :mod:`.store`, the secrets
   on disk; :mod:`.serve`, the commands.
 
 The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` / :mod:`core.needs`.

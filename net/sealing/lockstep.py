@@ -41,10 +41,11 @@ from core.bots import make_bot
 from core.source import SeededSource
 
 from ..identity import Identity, verify
-from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, Reveal, RoundKeys, RoundSecret
-from ..sealed import audit_round, open_public, verify_accusation
+from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
+from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
+from .roundend import RoundEnd
 from .signed import TAG, Alarm, sign
 from .store import SecretStore
 
@@ -52,7 +53,7 @@ Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer:
+class SealedPeer(RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -144,21 +145,6 @@ class SealedPeer:
         if body.get("k") == "saccuse":
             raise Alarm(self._accusation(author, body), told=True)
         return author, body
-
-    def _accusation(self, accuser: int, body: dict[str, Any]) -> Fault:
-        """Check an accusation (the opened, signed body of an envelope sent to the accuser): the
-        fault it proves against the sender, or, if it proves nothing, the accuser's."""
-        sender, opened, sig = body.get("from"), body.get("body"), body.get("sig")
-        if not (isinstance(sender, int) and isinstance(opened, bytes) and isinstance(sig, bytes)):
-            return Fault("accusation", "a malformed accusation", accuser)
-        epochs = self.epochs
-
-        def bad(it: list[Any]) -> bool:
-            return not (0 <= it[0] < len(epochs) and 0 <= it[1] < epochs[it[0]].n and it[2] in self.keys.X
-                        and isinstance(it[3], bytes) and epochs[it[0]].check_share(it[1], it[2], it[3]))
-
-        proven = verify_accusation(self.keys, sender, opened, sig, bad)
-        return proven or Fault("accusation", f"an accusation against {sender} that proves nothing", accuser)
 
     async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
                    missing: str = "protocol") -> dict[int, dict[str, Any]]:
@@ -539,30 +525,3 @@ class SealedPeer:
             opened, sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
             self.send({"k": "saccuse", "r": self.round, "from": env.sender, "body": opened, "sig": sig})
             raise Alarm(f, told=True) from None
-
-    # -- the round's end -------------------------------------------------------------------------------
-    async def _end_round(self) -> None:
-        g = self.game
-        assert g is not None
-        if self.secret is not None:
-            self.send({"k": "sreveal", "r": self.round, "rv": self.secret.reveal().to_wire()})
-        got = await self.take("sreveal", self.pids, deadline=self.reveal_timeout, missing="withheld")
-        reveals = []
-        for author, body in got.items():
-            rv = Reveal.from_wire(body.get("rv"))
-            if rv.pid != author:
-                raise Alarm(Fault("reveal", "a seed opened in another's name", author))
-            reveals.append(rv)
-        result = audit_round(self.keys, self.epochs, reveals, self.envelopes)
-        self.results.append(result)
-        faces = {h: self.deck[h] for h in range(self._size())}
-        for (e, s), h in self.handle_of.items():
-            faces[h] = self.deck[result.cards[e][s]]
-        audit = core.replay(self.start, self.moves, faces, public=self.public)
-        self.audits.append(audit)
-        verdict = {"k": "sverdict", "r": self.round, "ok": not audit.false_claims,
-                   "false": [[f.seat, f.words] for f in audit.false_claims]}
-        if self.pid is not None:
-            self.send(verdict)
-        for author, body in (await self.take("sverdict", self.pids)).items():
-            self.verdicts.append({"from": author, "r": body.get("r"), "ok": body.get("ok"), "false": body.get("false")})
