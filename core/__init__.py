@@ -22,7 +22,8 @@ from .events import Event, describe
 from .decisions import Decision
 from .game import Game
 from .needs import Need
-from .sealed import Audit, BlindSource, Claim, FalseClaimFound, Reveal, RevealStop, Sealed, is_sealed, replay
+from .sealed import BlindSource, Claim, FalseClaimFound, Reveal, RevealStop, Sealed, is_sealed
+from .sealed_audit import Audit, replay
 from .observation import (
     ActionDict, CardDict, DiezObservation, ExtendedObservation, Observation, PlayerView, PrivateObservation,
     PublicObservation, WildRawzObservation,

@@ -120,8 +120,7 @@ class Game(Acting, Piles, HandQueries, Needs):
         sealed: bool = False,
     ) -> None:
         if sealed and not self.sealable:
-            raise ValueError(f"{self.variant} cannot be played sealed yet (sealed mode covers "
-                             f"classic, nomercy, wildrawz and extended)")
+            raise ValueError(f"{self.variant} cannot be played sealed yet (Game.sealable)")
         self.names = seat_names(players, self.variant, self.min_players, self.max_players)
         count = len(self.names)
         self.options = self.check_options(options or {})

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from . import sealed as sealing
+from . import sealed_audit as audit
 from .actions import Action
 from .cards import Card
 from .events import Event
@@ -68,7 +69,7 @@ class Needs:
         is no error).
         """
         if follow:
-            return sealing.first_need(self, lambda probe: sealing.follow(probe, p, action))
+            return sealing.first_need(self, lambda probe: audit.follow(probe, p, action))
         return sealing.first_need(self, lambda probe: probe.apply(p, action))
 
     def follow(self: Game, p: int, action: Action | dict[str, Any]) -> list[Event]:
@@ -77,7 +78,7 @@ class Needs:
         carried out all the same, as the others took it, and recorded in :attr:`false_claims`
         (the table goes on; the round's audit names its author to all). A move the public could
         not accept still raises :class:`~core.IllegalAction`."""
-        return sealing.follow(self, p, action)
+        return audit.follow(self, p, action)
 
     @property
     def false_claims(self: Game) -> list[sealing.FalseClaimFound]:

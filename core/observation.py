@@ -13,6 +13,8 @@ every variant; a variant adds its own (:class:`DiezObservation`, :class:`Extende
 # No "from __future__ import annotations": TypedDict reads NotRequired[...] from real annotations.
 from typing import TYPE_CHECKING, Any, NotRequired, Required, TypedDict
 
+from .sealed import is_sealed
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -194,7 +196,9 @@ def public_view(g: "Game") -> PublicObservation:
         "direction": g.direction,
         "color": g.color,
         "top": g.top.to_dict() if g.discard else None,  # type: ignore[typeddict-item]
-        "discard": [c.to_dict() for c in g.discard],  # type: ignore[misc]
+        # (Cards face down in a pile, as a sealed Diez Revive leaves them, are not shown: Diez
+        # shows only each pile's top.)
+        "discard": [c.to_dict() for c in g.discard if not is_sealed(c)],  # type: ignore[misc]
         "draw_count": len(g.draw_pile),
         "set_aside_count": len(g.set_aside),
         "deck_size": g.deck_size,

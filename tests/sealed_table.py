@@ -25,6 +25,7 @@ for a dishonest player subclasses it.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import core
@@ -82,6 +83,8 @@ class Table:
         self.allowed: dict[str, set[int]] = {}
         self._new_replicas()
         self.moves: list[tuple[int, Action]] = []
+        self.met: Counter = Counter()
+        """What the truth's events were, by (kind, reason): what a run of rounds met."""
 
     # -- replicas ----------------------------------------------------------------------------
     def _new_replicas(self) -> None:
@@ -147,6 +150,7 @@ class Table:
         for c in shown:
             t.reveal(c.id, c.face)
         events = t.follow(p, action)  # a false claim is recorded and carried out, as the table did
+        self.met.update((e.kind, e.reason) for e in events)
         told: dict[str, list[core.Event]] = {}
         for name, g in self.games().items():
             if name == "spectator":  # asks first: whatever the move needs, before it is made

@@ -471,6 +471,19 @@ def test_mulligan_discards_down_to_one_card_cannot_be_caught():
     assert len(g.hand(0)) == 3 and g.exposed is None
 
 
+def test_a_mulligan_played_down_to_one_card_uncalled_then_discarding_it_ends_the_catch():
+    # Exposed by the Mulligan's play (one card left, UNO not called), the player discards that
+    # card: holding none, it can no longer be caught (found by the sealed table's random rounds).
+    g = make([["WM", "R1"], ["Y1", "Y2"]], options={"uno_calls": True})
+    play(g, 0, "WM")
+    act(g, 0, "color", color="red")
+    assert g.exposed == 0
+    act(g, 0, "discard", card=cid(g, 0, "R1"))
+    assert g.exposed is None and not g.inconsistencies()
+    act(g, 0, "pass")
+    assert len(g.hand(0)) == 1 and g.current == 1
+
+
 def test_flush_discards_the_chosen_colour_and_cannot_be_jumped():
     g = make([["WF", "R1", "R2", "G3"], ["Y1", "R2"]])
     play(g, 0, "WF")

@@ -1,30 +1,26 @@
 """Diez with sealed cards (issue 16): the mechanisms that used to decide from hidden cards by
-themselves, as the drawer's decisions and claims. Diez is not sealable yet (``sealable`` stays
-False until every mechanism is); these tests build a sealed Diez through a test-only subclass."""
+themselves, as the drawer's decisions and claims; the White token and its Proc searching the
+draw pile card by card; a Revive taking a card nobody else sees. The random sealed table for
+Diez (every replica in lockstep, every audit clean) is in ``test_sealed_engine.py``."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 import core
 from core import Action
-from core.variants.diez.game import DiezGame
 
 
-class SealableDiez(DiezGame):
-    """Diez with the sealed mode's gate lifted, for scenarios that use only the mechanisms built."""
-
-    sealable = True
-
-
-def make(hands, draw=(), discard=("R5",), *, sealed=True, tokens=None):
+def make(hands, draw=(), discard=("R5",), *, sealed=True, tokens=None, piles=None):
     setup = {"hands": [list(h) for h in hands], "draw": list(draw), "discard": list(discard), "current": 0}
     if tokens is not None:
         setup["tokens"] = tokens
+    if piles is not None:
+        setup["piles"] = piles
     options = {"uno_calls": False}
-    if sealed:
-        return SealableDiez(len(hands), seed=0, setup=setup, options=options, sealed=True)
-    return core.new_game("diez", len(hands), seed=0, setup=setup, options=options)
+    return core.new_game("diez", len(hands), seed=0, setup=setup, options=options, sealed=sealed)
 
 
 def hand(g, p):
@@ -40,9 +36,9 @@ def card(g, p, text):
     return next(c.id for c in g.hand(p) if c.face == face)
 
 
-def test_diez_is_still_refused_sealed():
-    with pytest.raises(ValueError, match="cannot be played sealed"):
-        core.new_game("diez", 3, seed=0, sealed=True)
+def test_diez_is_sealable():
+    g = core.new_game("diez", 3, seed=0, sealed=True)
+    assert g.sealed and all(core.is_sealed(c) for c in g.blind_copy([0]).hands[1])
 
 
 def test_a_natural_draw_sealed_goes_card_by_card_each_draw_on_a_claim():
@@ -272,15 +268,24 @@ def test_a_replica_offers_jump_ins_from_the_cards_it_sees_only():
 
 
 def test_a_reveal_token_holders_hand_is_a_need_then_public():
-    g = make([["R1", "G1"], ["Y1", "B2"], ["G3"]], PLENTY, tokens=[[], ["reveal"], []])
+    g = make([["RDG", "G1"], ["Y1", "B2"], ["G3"]], PLENTY, tokens=[[], ["reveal"], []])
     mine = g.blind_copy([0])
-    play = Action("play", card(g, 0, "R1"))
-    need = mine.need_for(0, play)
-    assert isinstance(need, core.Reveal) and sorted(need.handles) == sorted(c.id for c in g.hand(1))
-    mine.settle(need, [g.cards[h].face for h in need.handles])
-    assert mine.need_for(0, play) is None
-    mine.apply(0, play)
-    g.apply(0, play)
+    # A scripted Reveal holder plays with its hand face up from the start.
+    assert {c.id for c in g.hand(1)} <= g._slots.public
+    assert sorted(c.face for c in mine.hand(1)) == sorted(c.face for c in g.hand(1))
+    dagger = Action("play", card(g, 0, "RDG"))
+    for c in g.shows(0, dagger):
+        mine.reveal(c.id, c.face)
+    mine.apply(0, dagger)
+    g.apply(0, dagger)
+    take = Action("draw")  # seat 1 takes the Dagger's card: its hand is open, so the card is shown
+    need = mine.need_for(1, take)
+    drawn = g.draw_pile[-1]
+    assert isinstance(need, core.Reveal) and list(need.handles) == [drawn.id]
+    mine.settle(need, [drawn.face])
+    assert mine.need_for(1, take) is None
+    mine.apply(1, take)
+    g.apply(1, take)
     assert {c.id for c in g.hand(1)} <= g._slots.public
     seen = mine.observation(0)["players"][1]
     assert seen["revealed"] and sorted(core.Card.from_dict(c).face for c in seen["hand"]) == \
@@ -308,3 +313,164 @@ def test_an_ace_opens_the_draw_pile_to_the_searcher_alone_and_the_rest_is_shuffl
 def card_in(cards, text):
     face = core.parse_card(text)
     return next(c.id for c in cards if c.face == face)
+
+
+# -- the White token and its Proc: the draw pile shown to the searcher card by card -----------------
+
+from sealed_table import Liar, Table  # noqa: E402  (the sealed table harness, beside these tests)
+
+
+def white_table(draw, tokens, hands=(("R+2", "R1"), ("G1", "G2"), ("Y1",)), discard=("R5",), seats=None):
+    setup = {"hands": [list(h) for h in hands], "discard": list(discard), "current": 0, "draw": list(draw),
+             "tokens": tokens}
+    return Table("diez", len(hands), 0, {"uno_calls": False}, setup=setup, seats=seats)
+
+
+def test_the_white_token_sealed_shows_the_drawer_the_pile_from_the_top_down_to_the_first_white():
+    table = white_table(["B3", "Y4", "WH2", "G5", "G6"], [[], ["white"], []])
+    t = table.truth
+    ids = {str(c): c.id for c in t.draw_pile if str(c) in ("B3", "Y4", "WH2")}
+    table.step(0, Action("play", card(t, 0, "R+2")))
+    table.step(1, Action("draw"))  # a forced draw of 2, and seat 1 holds the White token
+    for face in ("B3", "Y4"):
+        assert t.phase == "white" and t.decision.player == 1 and t.queue[0]["card"] == ids[face]
+        assert table.legal(1) == [Action("pass")]  # its own game saw the card: not white
+        assert {a.kind for a in table.replicas[2].legal_actions(1)} == {"take", "pass"}  # seat 2 cannot tell
+        assert t.forced_move() == (1, Action("pass"))
+        table.step(1, Action("pass"))
+    assert table.legal(1) == [Action("take", card=ids["WH2"])]
+    # A crash mid-search is ordinary: the searcher's and the host's games reload and carry on.
+    table.replicas[1] = type(t).from_dict(table.replicas[1].to_dict(), source=core.BlindSource())
+    table.host = type(t).from_dict(table.host.to_dict(), source=core.BlindSource())
+    table.check()
+    table.step(1, Action("take", card=ids["WH2"]))
+    assert "WH2" in hand(t, 1) and len(t.hand(1)) == 4 and "white" not in t.tokens[1]  # one more card drawn
+    assert t.current == 2 and t.phase == "play"
+    # Only the searcher saw the cards it turned up; those it left were shuffled again (fresh slots).
+    for h in ids.values():
+        assert not core.is_sealed(table.replicas[1].cards[h])
+        assert all(core.is_sealed(g.cards[h]) for g in (table.replicas[0], table.replicas[2], table.spectator))
+    assert not set(ids.values()) & {c.id for c in t.draw_pile}
+    assert [c.words for c in t.claims if c.decision == "white"] == \
+        ["the card turned up is not white"] * 2 + ["the card turned up is the first white one"]
+    assert table.audit().false_claims == []
+    # The full-information game gives the same White card, and draws the rest from the top.
+    full = make([["R+2", "R1"], ["G1", "G2"], ["Y1"]], ["B3", "Y4", "WH2", "G5"], tokens=[[], ["white"], []],
+                sealed=False)
+    full.apply(0, Action("play", card(full, 0, "R+2")))
+    full.apply(1, Action("draw"))
+    assert hand(full, 1) == ["B3", "G1", "G2", "WH2"] and "white" not in full.tokens[1]
+
+
+def test_the_white_token_sealed_with_no_white_card_in_the_pile_stays_and_the_pile_is_shuffled():
+    whites = ["WH0", "WH1", "WH2", "WH3", "WH4"]
+    g = make([["R+2", "R1"], ["G1", "G2"], whites], tokens=[[], ["white"], []])
+    before = {c.id for c in g.draw_pile}
+    g.apply(0, Action("play", card(g, 0, "R+2")))
+    g.apply(1, Action("draw"))
+    looked = 0
+    while g.phase == "white":  # every card turned up, none white: the searcher looks on each time
+        assert g.forced_move() == (1, Action("pass"))
+        g.apply(1, Action("pass"))
+        looked += 1
+    assert looked == len(before) and g.tokens[1] == ["white"]  # "has no effect and is not removed"
+    settle(g)  # the two cards, one at a time
+    assert len(g.hand(1)) == 4 and not before & {c.id for c in g.draw_pile}  # seen whole: shuffled
+    assert g.current == 2
+
+
+def test_the_white_proc_sealed_shows_the_next_player_the_pile_and_the_token_stays():
+    table = white_table(["G3", "WH1", "B2"], [[], [], ["white"]], hands=(("YPR", "R1"), ("G1",), ("Y1",)),
+                        discard=("Y5",))
+    t = table.truth
+    table.step(0, Action("play", card(t, 0, "YPR")))
+    assert Action("proc", color="white") in table.legal(0)
+    table.step(0, Action("proc", color="white"))
+    assert t.phase == "white" and t.decision.player == 1 and table.legal(1) == [Action("pass")]  # G3
+    table.step(1, Action("pass"))
+    wh1 = t.queue[0]["card"]
+    assert str(t.cards[wh1]) == "WH1" and table.legal(1) == [Action("take", card=wh1)]
+    table.step(1, Action("take", card=wh1))
+    assert hand(t, 1) == ["G1", "WH1"] and t.tokens[2] == ["white"]  # "Trap tokens do not get removed"
+    assert t.current == 1 and core.is_sealed(table.replicas[2].cards[wh1])
+    assert table.audit().false_claims == []
+
+
+def test_a_catch_during_the_white_search_takes_the_card_turned_up_and_the_search_goes_on_below():
+    setup = {"hands": [["YPR", "R1"], ["G1"], ["Y1"]], "discard": ["Y5"], "current": 0,
+             "draw": ["G3", "WH1", "B2", "B4"], "tokens": [[], [], ["white"]]}
+    table = Table("diez", 3, 0, {"uno_calls": True}, setup=setup)
+    t = table.truth
+    table.step(0, Action("play", card(t, 0, "YPR")))  # one card left, UNO not called
+    table.step(0, Action("proc", color="white"))
+    g3 = t.queue[0]["card"]
+    assert t.phase == "white" and str(t.cards[g3]) == "G3" and t.exposed == 0
+    table.step(2, Action("catch", target=0))  # seat 0 draws G3 and WH1, off the top, one at a time
+    assert t.phase == "forced_draw" and table.legal(0) == [Action("draw")]
+    table.step(0, Action("draw"))
+    assert hand(t, 0) == ["G3", "R1", "WH1"]
+    b2 = t.queue[0]["card"]
+    assert t.phase == "white" and str(t.cards[b2]) == "B2" and table.legal(1) == [Action("pass")]
+    table.play_round(until=lambda: t.phase != "white")  # on down to a white card further down
+    assert "white" in {c.color for c in t.hand(1)} and len(t.hand(1)) == 2
+    assert table.audit().false_claims == []
+
+
+@pytest.mark.parametrize("lie", ["white:take", "white:pass"])
+def test_a_false_white_claim_is_named_by_the_audit(lie):
+    liar = Liar(random.Random(0), lie)
+    table = white_table(["B3", "WH2", "G5", "G6"], [[], ["white"], []], seats={1: liar})
+    t = table.truth
+    table.step(0, Action("play", card(t, 0, "R+2")))
+    table.step(1, Action("draw"))
+    table.step(1, liar.choose(table, 1, table.legal(1)))  # takes B3 as white, or passes over... B3
+    if lie == "white:pass":  # B3 is not white: passing is true; the lie comes at WH2
+        table.step(1, liar.choose(table, 1, table.legal(1)))
+    table.play_round(until=lambda: t.phase != "white")
+    assert liar.lied and {f.seat for f in t.false_claims} == {1} and len(t.false_claims) == len(liar.lied)
+    assert len(table.replicas[1].false_claims) == len(liar.lied)  # its own game knew (each white passed over)
+    assert table.replicas[0].false_claims == [] and table.spectator.false_claims == []
+    assert table.audit().culprits == [1]
+
+
+# -- Revive: the pile mixed face down, shown to the searcher alone ------------------------------------
+
+def test_a_sealed_revive_mixes_the_pile_face_down_and_nobody_else_learns_the_card_taken():
+    setup = {"hands": [["GRV", "R1"], ["G1"], ["Y1"]], "discard": ["R7", "W", "Y3", "G2", "G5"], "current": 0,
+             "draw": ["B1", "B2", "B3"]}
+    table = Table("diez", 3, 0, {"uno_calls": False}, setup=setup)
+    t = table.truth
+    before = {str(c): c.id for c in t.discard}
+    table.step(0, Action("play", card(t, 0, "GRV")))
+    assert t.phase == "search" and t.decision.player == 0
+    slots = t.queue[0]["slots"]
+    assert len(slots) == 4 and not set(slots) & set(before.values())  # R7, Y3, G2, G5 in fresh slots
+    assert sorted(str(t.cards[h]) for h in slots) == ["G2", "G5", "R7", "Y3"]
+    assert t.discard[0].id == before["W"] and len(t.discard) == 6  # the Wild stays, face up; the Revive on top
+    # The searcher's game knows the slots (and offers one per face); nobody else's does (any slot).
+    assert {a.card for a in table.legal(0) if a.kind == "take"} == set(slots)
+    for name in ("1", "2", "host", "spectator"):
+        g = table.games()[name]
+        assert all(core.is_sealed(g.cards[h]) for h in slots), name
+        if name in ("1", "2"):
+            assert len([a for a in g.legal_actions(0) if a.kind == "take"]) == 4
+    table.replicas[0] = type(t).from_dict(table.replicas[0].to_dict(), source=core.BlindSource())  # reloaded
+    table.check()
+    y3 = next(h for h in slots if str(t.cards[h]) == "Y3")
+    table.step(0, Action("take", card=y3))
+    assert hand(t, 0) == ["R1", "Y3"] and len(t.discard) == 5 and t.current == 1
+    assert all(core.is_sealed(g.cards[y3]) for g in (table.replicas[1], table.replicas[2], table.spectator))
+    assert table.spectator.public_observation() == t.public_observation()
+    assert table.audit().false_claims == []
+    # The full-information game takes the same card, in the open.
+    full = make([["GRV", "R1"], ["G1"], ["Y1"]], ["B1"], discard=("R7", "W", "Y3", "G2", "G5"), sealed=False)
+    full.apply(0, Action("play", card(full, 0, "GRV")))
+    assert {str(full.cards[a.card]) for a in full.legal_actions(0) if a.kind == "take"} == {"R7", "Y3", "G2", "G5"}
+
+
+def test_a_sealed_revive_with_only_wild_cards_under_the_top_does_nothing():
+    setup = {"hands": [["GRV", "R1"], ["G1"], ["Y1"]], "discard": ["W", "W+4"], "color": "green", "current": 0}
+    for sealed in (True, False):
+        g = core.new_game("diez", 3, seed=0, setup=setup, sealed=sealed)
+        g.apply(0, Action("play", card(g, 0, "GRV")))
+        assert g.phase == "play" and g.current == 1 and len(g.discard) == 3

@@ -135,10 +135,13 @@ async def test_a_host_killed_during_a_deal_while_a_player_is_stopped_waits_for_t
         await until(lambda: all(b.client.connected for b in bots) and bots[0].links[-1:] == ["restored"])
         await asyncio.sleep(0.5)
         entries = _entries(bots[0])
-        # After round 1's last verdict: at most round 2's heading and shuffles called off or waiting
-        # (the crash may have come before the host saved round 2's heading).
+        # After round 1's last verdict: at most round 2's heading and shuffles called off or waiting,
+        # none settled (the crash may have come before the host saved round 2's heading; and Zed, stopped
+        # once its verdict was seen, which on a busy machine is a moment later, may have answered the
+        # first commitment, so the attempt may have reached the seeds' commitments or the acks).
         since = max(i for i, d in enumerate(entries) if d["k"] == "verdict")
-        assert {d["k"] for d in entries[since + 1:]} <= {"round", "commit", "abort"}, entries[since:]
+        assert {d["k"] for d in entries[since + 1:]} <= {"round", "commit", "commits", "acks", "hreveal", "abort"}, \
+            entries[since:]
         os.kill(stopped.pid, signal.SIGCONT)
         assert await asyncio.wait_for(game, 40) == [0, 0]
         assert stopped.wait(20) == 0

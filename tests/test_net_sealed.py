@@ -152,15 +152,3 @@ def test_a_playing_host_holds_no_face_of_another_hand_or_of_the_pile(tmp_path: A
     found = [h for h in shown if PassKeys(client_secret.pass_seed(hp.slot[h][0], 0)).k(hp.slot[h][1]) in frames]
     assert shown and len(found) == len(shown)
 
-
-@pytest.mark.soak
-@pytest.mark.parametrize("seed", range(4))
-def test_diez_with_its_gate_lifted_plays_sealed_rounds_over_loopback(seed: int,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The wire is variant-generic: Diez, not sealable yet (its White token and Revive read faces),
-    plays sealed rounds through it once the gate is lifted, as ``tests/test_diez_sealed.py`` lifts it.
-    A soak run: a round that meets the White token fails in the engine, not on the wire."""
-    monkeypatch.setattr(core.variant_class("diez"), "sealable", True)
-    seats = 2 + seed % 2
-    host, peers = play("diez", seats, seats - 1, timeout=300)
-    check_clean(host, peers, 1)

@@ -53,7 +53,7 @@ def test_a_view_does_not_change_after_it_was_taken(variant):
     for n in seat_counts(variant):
         g = core.new_game(variant, n, seed=f"snap-{variant}-{n}")
         kept: list[tuple[dict, dict]] = []
-        for _ in random_moves(g, random.Random(100 + n), 400):
+        for _ in random_moves(g, random.Random(100 + n), 250):
             for obs in [g.observation(p) for p in range(n)] + [g.observation(None)]:
                 kept.append((obs, copy.deepcopy(obs)))
             for obs, was in kept[-3 * (n + 1):-(n + 1)]:  # the views taken two states ago

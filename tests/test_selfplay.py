@@ -288,8 +288,10 @@ def selfplay(n: int, budget: int, seed: int, *, options=None, full_every: int = 
     return stats
 
 
-@pytest.mark.parametrize("n", range(2, 11))
+@pytest.mark.parametrize("n", (2, 3, 4, 7, 10))
 def test_random_selfplay(n):
+    # Two players (Reverse skips), three and four, a middle and the largest table (the reshuffles
+    # come soonest); the soak run below plays every count from 2 to 10, five times as long.
     # A low target score so that matches end and new ones start within the budget.
     stats = selfplay(n, budget=2200, seed=1000 + n, options={"target_score": 200})
     assert stats["rounds"] >= 3

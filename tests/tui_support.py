@@ -70,8 +70,10 @@ def card_id(obs: dict[str, Any], notation: str) -> int:
 
 
 async def wait_for(pilot: Pilot, app: App[Any], screen_type: type, timeout: float = 30.0) -> Screen[Any]:
-    """Let the app run until a ``screen_type`` is on top; return it (``timeout`` only bounds a failing test)."""
-    await until(pilot, lambda: isinstance(app.screen, screen_type), timeout, f"the {screen_type.__name__}")
+    """Let the app run until a ``screen_type`` is on top, mounted (its widgets composed: a busy machine can
+    show a pushed screen before them); return it (``timeout`` only bounds a failing test)."""
+    await until(pilot, lambda: isinstance(app.screen, screen_type) and app.screen.is_mounted, timeout,
+                f"the {screen_type.__name__}")
     return app.screen
 
 

@@ -1,6 +1,6 @@
 """Classic UNO as a rollout: the engine's ``ClassicGame`` (every house rule) on small ints.
 
-Mirrors ``core/variants/classic.py`` step for step (stacking, challenges, 7-0, jump-ins,
+Mirrors ``core/variants/classic/`` step for step (stacking, challenges, 7-0, jump-ins,
 forced play, draw until playable, no bluffing), without ``Action`` or ``Event`` objects.
 No Mercy (``nomercy.py``) subclasses it and fills in the hooks marked for it.
 """

@@ -206,6 +206,8 @@ def resolve_discard(r: DiezRollout, p: int, kind: str, card: int | None, arg: st
     s["count"] += 1
     if s["mode"] == "mulligan":
         r.draw.append(card)
+        if r.exposed == p:  # its last card gone: nothing to catch (as the engine's Discard)
+            r.exposed = None
     else:
         i = s["pile"]
         r.piles[i].append(card)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...actions import CHALLENGE, DRAW, GUILTY, INNOCENT, PASS, Action
+from ...actions import CHALLENGE, DRAW, PASS, Action
 from ...cards import Card
 from ...decisions import StepState
 from ...events import Event
-from . import effects, tokens
+from . import effects, sealed, tokens
 from .cards import CHOICE_EFFECTS, CHOICE_STACK_EFFECTS, STACKABLE_PROCS, TOKEN_KINDS, UNDERLINED
 from .steps import COLOR_ACTS, DRAW_TOKEN, REPLACE, STEPS, STOP, DiezStep, distinct, draw_step, searchable
 
@@ -201,11 +201,8 @@ class Search(DiezStep):
         if not searchable(g, s):
             g.queue.pop(0)
             return False
-        if g._slots is not None and s["where"] == "draw" and not s.get("shown"):
-            # A sealed game: the draw pile is opened to the searcher alone (see deliveries).
-            s["shown"] = True
-            events.append(Event("search", player=s["who"], cards=tuple(g.draw_pile), count=len(g.draw_pile),
-                                visible_to=(s["who"],)))
+        if g._slots is not None and not s.get("shown"):
+            sealed.open_search(g, s, events)  # the pile shown to the searcher alone
         return g._wait(s)
 
     def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
@@ -213,17 +210,8 @@ class Search(DiezStep):
 
     def resolve(self, g: DiezGame, p: int, a: Action, s: StepState, events: list[Event]) -> None:
         g.queue.pop(0)
-        if s.get("shown"):
-            # The searcher saw the draw pile's order: whatever it leaves there is shuffled again.
-            if a.kind == "take":
-                g.draw_pile.remove(g.cards[a.card])
-            g.draw_pile = g._shuffled(g.draw_pile)
-            events.append(Event("reshuffle", count=len(g.draw_pile), reason="search"))
-            if a.kind == "take":
-                if s["ace"]:
-                    tokens.lose(g, p, "ace", events, "trigger")
-                    g.queue[0]["n"] -= 1  # the draw this Ace served
-                g._give(p, [g.cards[a.card]], "ace", events)
+        if s.get("shown") and s["where"] == "draw":
+            sealed.ace_taken(g, p, a, s, events)
             return
         if a.kind == "pass":
             return
@@ -278,6 +266,8 @@ class Discard(DiezStep):
         s["count"] += 1
         if s["mode"] == "mulligan":
             g.draw_pile.append(card)
+            if g.exposed == p:  # its last card gone (played down to one, not called): nothing to catch
+                g.exposed = None
             events.append(Event("discard", player=p, cards=(card,), count=1, reason="mulligan",
                                 visible_to=(p,)))
         else:
@@ -358,7 +348,10 @@ class Proc(DiezStep):
         elif kind == "sub":
             g.queue.insert(0, {"op": "color", "who": p, "pile": s["pile"], "sub": False})
         elif kind == "white":
-            tokens.white(g, on, events)
+            if g._slots is None:
+                tokens.white(g, on, events)
+            else:  # nobody sees the pile: its cards are shown to the next player one by one
+                sealed.start_white(g, on, token=False)
 
 
 @STEPS.register
@@ -487,66 +480,7 @@ class Challenge(DiezStep):
                 g.queue.insert(0, draw_step(v, until=s["color"], forced=True, reason="draw_color"))
             return
         if not effects.ask_ruling(g, v, s, "step", events):
-            challenged(g, v, s, bool(s["bluff"]), events)
-
-
-def challenged(g: DiezGame, v: int, s: StepState, guilty: bool, events: list[Event], shown: bool = True) -> None:
-    """A Dagger, Draw Color or Choice challenged by ``v`` is ruled ``guilty`` or not: the steps
-    that carry it out go in front of the queue."""
-    card, p = s["card"], s["by"]
-    effects.challenge_events(g, v, p, card, guilty, events, shown)
-    end = g._end()
-    if card == "DG":
-        g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
-                       else draw_step(v, 9, forced=True, reason="innocent"))
-    elif card == "WDC":
-        if guilty:
-            end["to"] = v
-            g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
-        else:
-            events.append(Event("skip", player=v))
-            # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
-            # Hex adds once, Double doubles all of it and a Magnet is offered once.
-            g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
-    else:  # Choice
-        if guilty:
-            if g.queue and g.queue[0]["op"] == "effect":
-                g.queue.pop(0)  # the card loses its effect
-            if s["stack"]:
-                g.pending = None
-            end["to"], end["phase"] = v, "play"
-            g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
-        else:
-            g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
-
-
-@STEPS.register
-class Rule(DiezStep):
-    """A sealed game: the challenger was shown the challenged hand and rules on it: guilty if it
-    held a card of the colour in play (the challenger's claim: only the two saw the hand)."""
-
-    op = "rule"
-    hint = "rule on the hand you were shown: guilty if it held a card of the colour in play, innocent if not"
-
-    def legal(self, g: DiezGame, p: int, s: StepState) -> list[Action]:
-        shown = [g.cards[i] for i in s["hand"]]
-        color = s["color"]
-
-        def of_color(c: Card) -> bool:
-            return c.color == color
-
-        acts = [GUILTY] if g._may_have(shown, of_color) else []
-        if not g._has_card(shown, of_color):
-            acts.append(INNOCENT)
-        return acts
-
-    def resolve(self, g: DiezGame, v: int, a: Action, s: StepState, events: list[Event]) -> None:
-        g.queue.pop(0)
-        guilty = a.kind == "guilty"
-        if s["of"] == "stack":
-            effects.stack_ruled(g, v, s["ctx"], guilty, events, shown=False)
-        else:
-            challenged(g, v, s["ctx"], guilty, events, shown=False)
+            effects.challenged(g, v, s, bool(s["bluff"]), events)
 
 
 def underlined(g: DiezGame, p: int) -> list[Card]:

@@ -108,6 +108,36 @@ def stack_ruled(g: DiezGame, v: int, pend: dict[str, Any], guilty: bool, events:
                    {"op": "end", "who": v, "to": g._next(v), "phase": "play"}]
 
 
+def challenged(g: DiezGame, v: int, s: StepState, guilty: bool, events: list[Event], shown: bool = True) -> None:
+    """A Dagger, Draw Color or Choice challenged by ``v`` is ruled ``guilty`` or not: the steps
+    that carry it out go in front of the queue."""
+    card, p = s["card"], s["by"]
+    challenge_events(g, v, p, card, guilty, events, shown)
+    end = g._end()
+    if card == "DG":
+        g.queue.insert(0, draw_step(p, 8, reason="guilty") if guilty
+                       else draw_step(v, 9, forced=True, reason="innocent"))
+    elif card == "WDC":
+        if guilty:
+            end["to"] = v
+            g.queue.insert(0, draw_step(p, until=s["color"], reason="guilty"))
+        else:
+            events.append(Event("skip", player=v))
+            # "affected then must draw 2 extra": one forced draw (until the colour, then 2), so
+            # Hex adds once, Double doubles all of it and a Magnet is offered once.
+            g.queue.insert(0, draw_step(v, 2, until=s["color"], forced=True, reason="innocent"))
+    else:  # Choice
+        if guilty:
+            if g.queue and g.queue[0]["op"] == "effect":
+                g.queue.pop(0)  # the card loses its effect
+            if s["stack"]:
+                g.pending = None
+            end["to"], end["phase"] = v, "play"
+            g.queue.insert(0, draw_step(p, 2 + (s["t0"] if s["stack"] else 0), reason="guilty"))
+        else:
+            g.queue.insert(0, draw_step(v, 3, forced=True, reason="innocent"))
+
+
 def challenge_events(g: DiezGame, v: int, p: int, card: str, guilty: bool, events: list[Event],
                      shown: bool = True) -> None:
     """The ruling, and (``shown``: a full-information game, which rules at once) the hand shown."""

@@ -5,7 +5,9 @@ See ``docs/rules/diez.md`` for the rules and every reading of the seed. This mod
 the table: its state, the turn's own phases, matching, jump-ins, playing a card and
 running the turn's queue of *steps*. Playing a card queues steps (name a colour, carry out
 the effect, end the turn); each kind is a class in :data:`.steps.STEPS`: the decisions
-in ``decisions.py``, the draws in ``draws.py``, the effects in ``effects.py``. A step
+in ``decisions.py``, the draws in ``draws.py``, the effects in ``effects.py``, and a sealed
+game's own (its claims) in ``sealed.py``. Views are built in ``view.py``, scripted positions
+laid out in ``scripted.py``. A step
 that needs a decision sets :attr:`phase` to its name and waits for its player (the
 :attr:`decision`); :attr:`current` stays whose turn it is. The queue is saved state.
 
@@ -13,7 +15,8 @@ Resting phases (the queue is empty): ``play``, ``drawn`` (a playable card was
 just drawn) and ``stack`` (a draw stack waits for its victim). Decision
 phases: ``color``, ``sub``, ``choice``, ``target``, ``token``, ``give``,
 ``steal``, ``drop``, ``search``, ``stitch``, ``discard``, ``proc``,
-``replace``, ``link``, ``give_card``, ``magnet``, ``needle``, ``challenge``.
+``replace``, ``link``, ``give_card``, ``magnet``, ``needle``, ``challenge``; and in a sealed
+game ``drawing``, ``forced_draw``, ``rule``, ``white``.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ from ...decisions import Step, StepState
 from ...events import Event
 from ...game import Game, Option
 from ...registry import register
-from . import decisions, draws, effects, jumps, tokens  # noqa: F401  (decisions and draws register their steps)
+from . import decisions, draws, effects, jumps, scripted, sealed, tokens, view  # noqa: F401  (steps register)
 from .cards import (
     BLANK, CHALLENGEABLE, STACKABLE_PROCS, STACKERS, TOKEN_LIMIT, UNDERLINED, WHITE, build_faces, has_effect,
-    is_black, points, token_bag, token_order,
+    is_black, points, token_bag,
 )
 from .steps import JUMP_PHASES, RESTING, STEPS, draw_step
 
@@ -46,8 +49,9 @@ class DiezGame(Game):
     min_players = 2
     max_players = 10
     asks_others = True
+    sealable = True
     hand_size = 7
-    AUTOMATIC = frozenset({"drawing", "forced_draw", "rule"})
+    AUTOMATIC = frozenset({"drawing", "forced_draw", "rule", "white"})
     OPTIONS = {
         "scoring": Option("points", "points: the winner scores the cards left in other hands; "
                           "rounds: one point per round won", lambda v: v in SCORING),
@@ -81,42 +85,9 @@ class DiezGame(Game):
         """Who holds a Mirror's effect from a Proc, ready for the next power card used on them."""
 
     def _setup(self, setup: dict[str, Any]) -> None:
-        setup = dict(setup)
-        tokens = setup.pop("tokens", None)
-        piles = setup.pop("piles", None)
-        colors = setup.pop("colors", None)
-        if piles is not None:
-            setup["discard"] = piles[0]
-        if colors is not None:
-            setup.setdefault("color", colors[0])
+        setup, extra = scripted.split(setup)
         super()._setup(setup)
-        self.piles = [self.discard]
-        self.colors = [self.color]
-        self.jump_ok, self.skipped, self.reversed = [False], [None], [False]
-        for k, extra in enumerate(piles[1:] if piles else [], start=1):
-            pile = []
-            for text in extra:
-                face = self.parse(text)
-                for j, c in enumerate(self.draw_pile):
-                    if c.face == face:
-                        pile.append(self.draw_pile.pop(j))
-                        break
-                else:
-                    raise ValueError(f"setup names more copies of {text} than the deck holds")
-            self.piles.append(pile)
-            self.colors.append(colors[k] if colors else pile[-1].color)
-            self.jump_ok.append(False)
-            self.skipped.append(None)
-            self.reversed.append(False)
-        self.colors = [None if p[-1].color == BLANK else c for p, c in zip(self.piles, self.colors)]
-        self._focus(0)
-        if tokens is not None:
-            for q, kinds in enumerate(tokens):
-                for kind in kinds:
-                    if kind not in self.bag:
-                        raise ValueError(f"setup names more {kind} tokens than the bag holds")
-                    self.bag.remove(kind)
-                    self.tokens[q].append(kind)
+        scripted.lay_out(self, extra)
 
     def _start_effect(self, card: Card, events: list[Event]) -> None:
         self.colors[0] = card.color
@@ -276,16 +247,14 @@ class DiezGame(Game):
         else:
             self.queue.insert(0, step)
         self._run(events)
+        if self._slots is not None and self.phase != "over":
+            sealed.open_revealed(self)  # a catch is no _do: the cards drawn by a Reveal holder
 
     # -- carrying out actions --------------------------------------------------------------------
     def _do(self, p: int, action: Action, events: list[Event]) -> None:
         self._do_move(p, action, events)
         if self._slots is not None and self.phase != "over":
-            # A Reveal token's holder plays with its hand open: every card it holds is shown to
-            # everyone (asked first, as a need, when this game cannot see them).
-            for q, toks in enumerate(self.tokens):
-                if "reveal" in toks and self.hands[q]:
-                    self._open(self.hands[q])
+            sealed.open_revealed(self)
 
     def _do_move(self, p: int, action: Action, events: list[Event]) -> None:
         kind = action.kind
@@ -420,27 +389,16 @@ class DiezGame(Game):
     def _card_lists(self) -> list[list[Card]]:
         return [*self.hands, self.draw_pile, *self.piles, self.set_aside]
 
+    def _face_down(self) -> list[Card]:
+        # A scripted Reveal token's holder plays with its hand face up from the start.
+        return [c for q, h in enumerate(self.hands) if "reveal" not in self.tokens[q] for c in h] + self.draw_pile
+
     def _claim_cards(self, p: int) -> list[Card]:
-        if self.phase == "rule" and self.queue:
-            return [self.cards[i] for i in self.queue[0]["hand"]]
-        return super()._claim_cards(p)
+        cards = sealed.claim_cards(self, p)
+        return super()._claim_cards(p) if cards is None else cards
 
     def _claim_words(self, p: int, action: Action) -> str:
-        if self.phase == "rule" and self.queue:
-            s = self.queue[0]
-            held = "held" if action.kind == "guilty" else "held no"
-            return f"{self.names[s['by']]}'s hand {held} {s['color']} card"
-        if self.phase == "drawing":
-            words = {"draw": "holds nothing playable", "pass": "holds a playable card, and drew no Bomb naturally",
-                     "bomb": "drew a Bomb naturally, holding nothing playable", "stop": "drew a Needle",
-                     "play": "held a playable card, so the Bomb drawn is not a natural one"}
-            return words.get(action.kind, super()._claim_words(p, action))
-        if self.phase == "forced_draw" and self.queue:
-            until = self.queue[0]["until"]
-            words = {"draw": f"the card drawn is not {until}", "found": f"the card drawn is {until}",
-                     "stop": "drew a Needle"}
-            return words.get(action.kind, super()._claim_words(p, action))
-        return super()._claim_words(p, action)
+        return sealed.claim_words(self, p, action) or super()._claim_words(p, action)
 
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase in RESTING or not self.queue:
@@ -487,45 +445,15 @@ class DiezGame(Game):
             out.append(f"a player carries more than {TOKEN_LIMIT} tokens")
         return out
 
-    # -- observation -------------------------------------------------------------------------------
+    # -- observation (view.py) -----------------------------------------------------------------------
     def _public_pending(self) -> dict[str, Any] | None:
-        if self.pending is None:
-            return None
-        return {k: v for k, v in self.pending.items() if k != "bluff"}
+        return view.public_pending(self)
 
     def _observe_public(self, obs: dict[str, Any]) -> None:
-        if not self.over:
-            # "current" keeps naming the player a step waits on, as the screens read it; "whose_turn"
-            # is whose turn it is (Game.current) and "decision" says who decides what.
-            obs["whose_turn"] = self.current
-            obs["current"] = self._decider()
-        obs["discard"] = [self.discard[-1].to_dict()] if self.discard else []
-        obs["piles"] = [{"top": pile[-1].to_dict() if pile else None, "count": len(pile), "color": self.colors[i],
-                         "jump": self.jump_ok[i]} for i, pile in enumerate(self.piles)]
-        obs["focus"] = self.focus
-        obs["tokens"] = [sorted(t, key=token_order) for t in self.tokens]
-        obs["bag_count"] = len(self.bag)
-        for q, pl in enumerate(obs["players"]):
-            pl["tokens"] = obs["tokens"][q]
-            pl["revealed"] = "reveal" in self.tokens[q]
-            pl["mirror_armed"] = self.armed[q]
-            if pl["revealed"]:
-                pl["hand"] = [c.to_dict() for c in self.hands[q]]
-        step = self._step_now()
-        obs["step"] = None if step is None else copy.deepcopy({  # a snapshot: the queue's steps change in place
-            k: v for k, v in step.items()
-            if k in ("op", "who", "asks", "pile", "token", "card", "by", "mode", "color", "holder", "to", "stack",
-                     "effect", "holders", "where")})
-
-    def _step_now(self) -> dict[str, Any] | None:
-        return self.queue[0] if self.queue and self.phase not in RESTING else None
+        view.observe_public(self, obs)
 
     def _observe_private(self, obs: dict[str, Any], me: int | None) -> None:
-        step = self._step_now()
-        if step is not None and step["op"] == "search" and me == step["who"]:
-            where = step["where"]
-            cards = self.draw_pile if where == "draw" else self.piles[where][:-1]
-            obs["search"] = [c.to_dict() for c in sorted(cards, key=lambda c: c.id)]
+        view.observe_private(self, obs, me)
 
     # -- serialisation --------------------------------------------------------------------------------
     def _save_extra(self) -> dict[str, Any]:

@@ -100,5 +100,9 @@ def searchable(g: DiezGame, s: StepState) -> list[Card]:
     """What a search (Revive, Ace) may take: one card per face, the draw pile's or a pile's."""
     if s["where"] == "draw":
         return g._distinct(g.draw_pile[::-1])  # sealed: shown to the searcher alone (Search)
+    if g._slots is not None:
+        from .sealed import revivable  # (sealed imports this module)
+
+        return revivable(g, s)
     pile = g.piles[s["where"]]
     return distinct([c for c in pile[:-1][::-1] if c.color is not None])

@@ -23,7 +23,6 @@ WORDS: dict[str, Any] = {
     "reveal": "{who}'s hand is shown: {cards}.",
     "give_card": "{who} gives {tgt} {cards}.",
     "needle": "{who} stops drawing (the Needle).",
-    "search": "{who} looks through the draw pile.",
     "bomb": "{who} drew a Bomb: 3 more cards.",
     "last_black": "{who} played a black card last and must draw 2.",
     "choice": "{who} chooses the Choice's effect: {kind}.",
@@ -38,6 +37,17 @@ def _challenge(e: Event, who: str, tgt: str) -> str:
 
 
 WORDS["challenge"] = _challenge
+
+
+def _search(e: Event, who: str, tgt: str) -> str:
+    if e.reason == "white":  # a sealed game: the White's search, one card at a time
+        return f"{who} turns up the draw pile's next card, looking for a White one."
+    if e.reason == "revive":  # a sealed game: the pile mixed face down, shown to the searcher
+        return f"{who} looks through the discard pile (face down to everyone else)."
+    return f"{who} looks through the draw pile."
+
+
+WORDS["search"] = _search
 
 
 def token_word(kind: str) -> str:
