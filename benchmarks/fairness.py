@@ -15,6 +15,10 @@
 * audit: ``uno-tui audit`` of one player's transcript of a whole round
   (parsing, every signature, every commitment, the engine replay).
 
+* ``--sealed``: the sealed deal (:mod:`net.sealing`) instead: a first deal in every hand (4 and
+  10 peers), a drawn card's whole move (its keys from every other peer, opened) at p50, and one
+  peer's audit of the round (every pass made again, every box opened).
+
 Each figure is the median of K runs. Targets: a verified first deal under
 100 ms for 10 peers and 168 cards; an audit under 1 s.
 """
@@ -30,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,6 +42,7 @@ import core  # noqa: E402
 from net import BotClient, Client  # noqa: E402
 from net.identity import Identity  # noqa: E402
 from net.testing import start_host  # noqa: E402
+from net.sealing import SealedClient, SealedHost, SealedPeer  # noqa: E402
 from net.transcript import audit_file  # noqa: E402
 
 
@@ -95,11 +101,82 @@ async def audit_round(variant: str, n: int, tmp: str) -> float:
     return took
 
 
+class _TimedPeer(SealedPeer):
+    """A sealed peer that notes when its first deal is done, each single card opened to it, and
+    its own audit of the round (figures only: the production peer keeps no clock)."""
+
+    t0 = 0.0
+    dealt: list[float] = []
+    cards: list[float] = []
+    audits: list[float] = []
+
+    async def _deal(self, first: bool) -> None:
+        await super()._deal(first)
+        if first:
+            type(self).dealt.append(time.perf_counter() - type(self).t0)
+
+    async def _move(self, author: int, body: dict[str, Any]) -> None:
+        t = time.perf_counter()
+        before = len(self.known.get(self.pid, ())) if self.pid is not None else 0
+        await super()._move(author, body)
+        if self.pid is not None and len(self.known[self.pid]) == before + 1:
+            type(self).cards.append(time.perf_counter() - t)
+
+    async def _end_round(self) -> None:
+        import net.sealing.roundend as ls
+
+        real = ls.audit_round
+
+        def timed(*a: Any, **kw: Any) -> Any:
+            t = time.perf_counter()
+            out = real(*a, **kw)
+            type(self).audits.append(time.perf_counter() - t)
+            return out
+
+        ls.audit_round = timed
+        try:
+            await super()._end_round()
+        finally:
+            ls.audit_round = real
+
+
+async def sealed_round(n: int) -> None:
+    """One sealed round of classic: the host (a bot's seat) and ``n - 1`` bot clients, one process."""
+    host = SealedHost(variant="classic", seats=n, people=n - 1, peer_class=_TimedPeer)
+    port = await host.start()
+    clients = [SealedClient(peer_class=_TimedPeer) for _ in range(n - 1)]
+    _TimedPeer.t0 = time.perf_counter()
+    try:
+        await asyncio.wait_for(asyncio.gather(host.run(), *(c.run("127.0.0.1", port) for c in clients)), 600)
+    finally:
+        await host.close()
+
+
+def sealed_figures(runs: int) -> None:
+    print(f"sealed deal (net.sealing), classic 108 cards, median of {runs} runs, every peer in one process")
+    print("(the passes run in turn; every peer's checks share this one core: an upper bound)")
+    for n in (4, 10):
+        deals, cards, audits = [], [], []
+        for _ in range(runs):
+            _TimedPeer.dealt, _TimedPeer.cards, _TimedPeer.audits = [], [], []
+            asyncio.run(sealed_round(n))
+            deals.append(max(_TimedPeer.dealt))
+            cards += _TimedPeer.cards
+            audits.append(statistics.median(_TimedPeer.audits))
+        print(f"{n:>3} peers: first deal in every hand {statistics.median(deals) * 1000:8.1f} ms; "
+              f"a drawn card's move, p50 {statistics.median(cards) * 1000:6.1f} ms ({len(cards)} cards); "
+              f"a round's audit (one peer) {statistics.median(audits) * 1000:7.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sealed", action="store_true", help="the sealed deal's figures only")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.sealed:
+        sealed_figures(args.runs)
+        return
     tmp = tempfile.mkdtemp(prefix="uno-fair-bench-")
     os.environ.setdefault("UNO_TUI_CONFIG_DIR", str(Path(tmp) / "config"))
     print(f"verified first deal, median of {args.runs} runs (all peers in one process)")

@@ -339,6 +339,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     h.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
+    h.add_argument("--sealed", action="store_true",
+                   help="the sealed deal: no peer, this host included, sees a card before the rules show it "
+                        "(players: `join --sealed`, bots: `bot --sealed`)")
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
                    help="pause between rounds when headless (default %(default)s)")
@@ -350,6 +353,14 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                   "its path when the game ends.", file=sys.stderr)
             return 2
         opts = _host_options(args)
+        if args.sealed and args.headless:
+            from .sealing.serve import run_sealed_host
+
+            return run_sealed_host(**opts)
+        if args.sealed:
+            if interactive_host is None:
+                return _missing_tui("the interactive host")
+            return interactive_host(**opts, english=args.english, sealed=True)
         if args.headless:
             return run_headless_host(**opts)
         if interactive_host is None:
@@ -368,6 +379,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="your name at the table (default: your login name)")
     j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
+    j.add_argument("--sealed", action="store_true",
+                   help="a sealed table (`host --headless --sealed`): nobody, the host included, sees your cards")
     j.add_argument("--english", action="store_true",
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     j.add_argument("--no-bell", action="store_true",
@@ -376,6 +389,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     def join_cmd(args: argparse.Namespace) -> int:
         if join is None:
             return _missing_tui("join")
+        if args.sealed:
+            return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
+                        bell=not args.no_bell, english=args.english, sealed=True)
         return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
                     bell=not args.no_bell, english=args.english)
 
@@ -390,8 +406,17 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
     b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
-    b.set_defaults(func=lambda args: run_bot_client(args.address, name=args.name, level=args.level,
-                                                    password=args.password, think=args.think))
+    b.add_argument("--sealed", action="store_true", help="the table is a sealed one (`host --headless --sealed`)")
+
+    def bot_cmd(args: argparse.Namespace) -> int:
+        if args.sealed:
+            from .sealing.serve import run_sealed_bot
+
+            return run_sealed_bot(args.address, level=args.level)
+        return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
+                              think=args.think)
+
+    b.set_defaults(func=bot_cmd)
 
     a = subparsers.add_parser(
         "audit", help="check a game transcript offline",

@@ -1,0 +1,527 @@
+"""One peer of a sealed table: its replica, its participant, and the walk through the log every peer makes alike.
+
+Every peer (a player's client, the host for the bots it seats, a spectator) runs a
+:class:`SealedPeer` over the same totally ordered log (the host's relay orders it). The walk is
+deterministic, so each peer knows, from its own replica and the public record, what the table
+needs next and who must send it; nobody asks anyone:
+
+* **a round's keys**: each participant saves a fresh :class:`~net.sealed.RoundSecret` (``save``)
+  before its announcement leaves (``skey``);
+* **before a deal or a move**, the engine's needs, asked first and never rolled back
+  (:meth:`core.Game.need_for`): a shuffle of cards is an epoch of mask and lock passes
+  (``spass``, each participant in turn); a shuffle of anything else (tokens, handles) a public
+  order from the round's joint key; cards to be shown to everyone (a turned-up card, the hands
+  at the round's end) every participant's public share (``spub``);
+* **a move** (``smove``) carries every key of the cards its player shows (the player holds them
+  all); everyone opens and checks them, then follows the move. A move the public cannot accept
+  (stale, illegal) is ignored by every peer alike;
+* **after a move**, the cards each seat is to see (:meth:`core.Game.deliveries`) that its owner
+  lacks: every other participant seals its keys to the owner (``sdeal``); the host relays boxes
+  it cannot read;
+* **at the round's end** every participant opens its seed (``sreveal``), and every peer runs the
+  cryptographic audit (:func:`net.sealed.audit_round`) and the engine's replay
+  (:func:`core.replay`), and signs its verdict (``sverdict``).
+
+A failed check raises :class:`Alarm` (the :class:`~net.sealed.Fault`, naming its culprit): the
+peer says so (``salarm``) and the round stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from typing import Any, Callable, Iterable
+
+import msgpack
+
+import core
+from core import Action
+from core.bots import make_bot
+from core.source import SeededSource
+
+from ..identity import Identity, verify
+from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
+from ..sealed import open_public
+from ..sealed.envelope import unseal
+from ..sealed.keys import KeyAnnouncement
+from .roundend import RoundEnd
+from .signed import TAG, Alarm, sign
+from .store import SecretStore
+
+Slot = tuple[int, int]
+Send = Callable[[dict[str, Any]], None]
+
+
+class SealedPeer(RoundEnd):
+    """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
+
+    participant_class: type[Participant] = Participant
+    """The participant this peer is (the tests' cheating doubles subclass it)."""
+    auto: bool = True
+    """Whether this peer's bot chooses its seats' moves (a screen's peer leaves them to its person:
+    :meth:`move`)."""
+    reveal_timeout: float = 30.0
+    """Seconds the round's end waits for every seed before naming who withheld theirs."""
+
+    def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
+                 roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
+                 send: Send, secrets: SecretStore | None = None, bot_level: str = "normal",
+                 rounds: int | None = 1, already: int = 0, manual: Iterable[int] = ()) -> None:
+        self.variant, self.names, self.options = variant, list(names), options
+        self.game_id = game_id
+        self.roster = dict(roster)
+        """Participant id -> its identity key (the host is 0)."""
+        self.owners = list(owners)
+        """Seat -> the participant who holds that seat's cards (a bot's: the host)."""
+        self.pid, self.identity = pid, identity
+        self.seats = tuple(q for q, o in enumerate(owners) if o == pid)
+        self.manual = frozenset(manual)
+        """This peer's seats its person plays (:meth:`move`); its bot plays the others."""
+        self._send, self.secrets = send, secrets
+        self.already = already
+        """How many of this peer's messages the log holds already (a restart catching up: the walk
+        makes them again, in the same order, and they are not sent twice)."""
+        self._sent = 0
+        self.bot = make_bot(bot_level, seed=int.from_bytes(hashlib.sha256(game_id + bytes([pid or 0])).digest()[:4],
+                                                            "big"))
+        self.rng = random.Random(game_id + bytes([pid or 0]))
+        self.rounds = rounds
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        """Log entries, in the log's order: ``{from, m, s}``."""
+        self.deferred: list[tuple[int, dict[str, Any]]] = []
+        self.game: core.Game | None = None
+        self.verdicts: list[dict[str, Any]] = []
+        """Every verdict the log carried, ``{from, r, ok, false}``."""
+        self.results: list[Any] = []
+        """The cryptographic audit of each round (:class:`net.sealed.AuditResult`: every slot's card,
+        every opened secret)."""
+        self.audits: list[core.Audit] = []
+        """This peer's own replays of each round (the engine's audit)."""
+        self.alarm: Alarm | None = None
+        self.listeners: list[Callable[[list[core.Event]], None]] = []
+        """Told the events of every deal and move this peer's game follows (as its game has them)."""
+        self.seen_envelopes = 0
+        """Envelopes this peer relayed or read in the log (its boxes for others included)."""
+
+    @property
+    def pids(self) -> list[int]:
+        return sorted(self.roster)
+
+    # -- the log --------------------------------------------------------------------------------------
+    def send(self, body: dict[str, Any]) -> None:
+        assert self.identity is not None
+        self._sent += 1
+        if self._sent <= self.already:
+            return  # in the log already (sent before a restart)
+        self._send(sign(self.identity, body))
+
+    def _save(self) -> None:
+        if self.secrets is not None and self.secret is not None:
+            self.secrets.save(self.round, self.secret.to_bytes())
+
+    def feed(self, entry: dict[str, Any]) -> None:
+        self.inbox.put_nowait(entry)
+
+    async def _entry(self) -> tuple[int, dict[str, Any]]:
+        """The next entry of the log, its signature checked: ``(author, body)``."""
+        e = await self.inbox.get()
+        try:
+            author, m, s = e["from"], e["m"], e["s"]
+            ident = self.roster[author]
+        except (KeyError, TypeError):
+            raise Alarm(Fault("protocol", "a malformed log entry")) from None
+        if not (isinstance(m, bytes) and isinstance(s, bytes) and verify(ident, s, TAG, m)):
+            raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
+        try:
+            body = msgpack.unpackb(m, raw=False, strict_map_key=True)
+        except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
+            raise Alarm(Fault("protocol", "a log entry that is not msgpack", author)) from None
+        if not isinstance(body, dict):
+            raise Alarm(Fault("protocol", "a log entry that is not a map", author))
+        if body.get("k") == "salarm":
+            raise Alarm(Fault(str(body.get("code")), f"participant {author} says: {body.get('reason')}",
+                              body.get("culprit")), told=True)
+        if body.get("k") == "saccuse":
+            raise Alarm(self._accusation(author, body), told=True)
+        return author, body
+
+    async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
+                   missing: str = "protocol") -> dict[int, dict[str, Any]]:
+        """One ``kind`` message from each of ``authors``, in whatever order they come (moves sent
+        meanwhile wait their turn: every peer sets them aside alike). ``deadline``: seconds, after
+        which the first author still missing is named with the fault ``missing``."""
+        want, got = set(authors), {}
+        loop = asyncio.get_running_loop()
+        until = None if deadline is None else loop.time() + deadline
+        while want:
+            try:
+                author, body = await asyncio.wait_for(self._entry(), None if until is None
+                                                      else max(0.0, until - loop.time()))
+            except asyncio.TimeoutError:
+                late = sorted(want)
+                raise Alarm(Fault(missing, f"participants {late} sent no {kind!r} in time", late[0])) from None
+            if body.get("k") == "smove":
+                self.deferred.append((author, body))
+                continue
+            if body.get("k") != kind or author not in want or body.get("r") != self.round:
+                raise Alarm(Fault("protocol", f"a {body.get('k')!r} message where {kind!r} was due", author))
+            want.discard(author)
+            got[author] = body
+        return got
+
+    # -- a match ---------------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Play the match's rounds; an :class:`Alarm` is told to the table, then raised."""
+        try:
+            await self._run()
+        except Fault as f:
+            self._raise_alarm(Alarm(f))
+        except Alarm as a:
+            self._raise_alarm(a)
+        except (ValueError, KeyError, TypeError, IndexError, core.IllegalAction) as e:
+            # Something in the log this peer could not follow (a face that contradicts what it
+            # knows, a malformed field): the table is told, without a culprit it cannot prove.
+            self._raise_alarm(Alarm(Fault("protocol", f"this peer cannot follow the log: {e!r}")))
+
+    def _raise_alarm(self, a: Alarm) -> None:
+        self.alarm = a
+        if self.pid is not None and not a.told:
+            f = a.fault
+            self.send({"k": "salarm", "r": self.round, "code": f.code, "culprit": f.culprit, "reason": str(f)})
+        raise a
+
+    async def _run(self) -> None:
+        self.round = 0
+        await self._deal(first=True)
+        while True:
+            g = self.game
+            assert g is not None
+            if g.phase == "over":
+                await self._end_round()
+                if g.match_over or (self.rounds is not None and g.round + 1 >= self.rounds):
+                    return
+                self.round = g.round + 1
+                await self._deal(first=False)
+                continue
+            self._act()
+            if self.deferred:
+                author, body = self.deferred.pop(0)
+            else:
+                author, body = await self._entry()
+            if body.get("k") != "smove":
+                raise Alarm(Fault("protocol", f"a {body.get('k')!r} message where a move was due", author))
+            await self._move(author, body)
+
+    # -- keys and deals --------------------------------------------------------------------------------
+    async def _keys(self) -> None:
+        self.secret: RoundSecret | None = None
+        if self.pid is not None:
+            assert self.identity is not None
+            saved = self.secrets.load(self.round) if self.secrets is not None else None
+            if saved is not None:  # a restart: the round's secret as it was saved
+                self.secret = RoundSecret.from_bytes(saved)
+                if (self.secret.game, self.secret.round, self.secret.pid) != (self.game_id, self.round, self.pid):
+                    raise Alarm(Fault("protocol", "the saved round secret is for another table"))
+            else:
+                self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
+                self._save()  # before the announcement leaves (design, section 5)
+            self.send({"k": "skey", "r": self.round, "ann": self.secret.announce().to_wire()})
+        got = await self.take("skey", self.pids)
+        anns = []
+        for author, body in got.items():
+            ann = KeyAnnouncement.from_wire(body.get("ann"))
+            if ann.pid != author or ann.identity != self.roster[author]:
+                raise Alarm(Fault("key", "a round key announced for someone else", author))
+            anns.append(ann)
+        self.keys = RoundKeys(self.game_id, self.round, anns)
+        self.part = self.participant_class(self.secret, self.keys, self.identity) if self.secret is not None else None
+        self.epochs: list[Epoch] = []
+        self.envelopes: list[Envelope] = []
+        self.slot: dict[int, Slot] = {}
+        """Handle -> its (epoch, slot)."""
+        self.handle_of: dict[Slot, int] = {}
+        self.card_of: dict[int, int] = {}
+        """Handle -> the deck card it opened to (the cards this peer saw)."""
+        self.pending: list[tuple[int, int]] = []
+        """Epochs settled whose handles the game has yet to make: ``(epoch, size)``."""
+        self.known: dict[int, set[int]] = {p: set() for p in self.pids}
+        """Participant -> the handles opened to it (everyone tracks everyone's: the walk is public)."""
+        self.public: SeededSource = SeededSource(hashlib.sha256(b"uno-tui/sealed/public " + self.keys.joint).digest())
+        self.moves: list[tuple[int, Action]] = []
+
+    async def _deal(self, first: bool) -> None:
+        await self._keys()
+        if first:
+            settled: list[tuple[Any, Any]] = []
+            while (need := core.need_for_new_game(self.variant, self.names, options=self.options,
+                                                  settled=settled, sealed=True)) is not None:
+                settled.append((need, await self._resolve(None, need)))
+            g = core.new_game(self.variant, self.names, options=self.options, settled=settled, sealed=True)
+            self.game = g
+            self.pub = core.new_game(self.variant, self.names, options=self.options, settled=settled, sealed=True)
+            events = list(g.deal_events)
+        else:
+            g = self.game
+            assert g is not None
+            while (need := self.pub.need_for_next_round()) is not None:
+                answer = await self._resolve(None, need)
+                self.pub.settle(need, answer)
+                g.settle(need, answer)
+            events = g.next_round()
+            self.pub.next_round()
+        self._allocate()
+        self.start = self.pub.blind_copy([])
+        await self._deliver(events)
+        self.deal_events = events
+        self._tell(events)
+
+    # -- needs ----------------------------------------------------------------------------------------
+    @property
+    def deck(self) -> tuple[tuple[str | None, str], ...]:
+        if self.game is not None:
+            return self.game._slots.deck  # type: ignore[union-attr]
+        if not hasattr(self, "_deck"):
+            self._deck = tuple((c.color, c.rank) for c in core.deck(self.variant, num_players=len(self.names),
+                                                                      options=self.options or {}))
+        return self._deck
+
+    def _size(self) -> int:
+        return len(self.deck)
+
+    def _next_handle(self) -> int:
+        """The handle the game's next shuffle makes first (a new round's cards start at the deck's size)."""
+        g = self.game
+        if g is None or g.phase == "over":
+            return self._size()
+        return len(g.cards)
+
+    def _ahead(self, h: int) -> Slot:
+        """The slot of handle ``h``: made already, or to be made by a settled epoch."""
+        if h in self.slot:
+            return self.slot[h]
+        k = h - self._next_handle()
+        for e, n in self.pending:
+            if 0 <= k < n:
+                return (e, k)
+            k -= n
+        raise Alarm(Fault("protocol", f"card {h} belongs to no epoch"))
+
+    def _allocate(self) -> None:
+        """Give the handles the game has just made their slots, epoch by epoch."""
+        g = self.game
+        assert g is not None
+        h = max(self.slot, default=self._size() - 1) + 1 if self.slot else self._size()
+        while self.pending and h < len(g.cards):
+            e, n = self.pending.pop(0)
+            for s in range(n):
+                self.slot[h + s] = (e, s)
+                self.handle_of[(e, s)] = h + s
+            h += n
+
+    async def _resolve(self, g: core.Game | None, need: Any) -> Any:
+        if isinstance(need, core.Reveal):
+            return await self._open_public(list(need.handles))
+        if not need.items or not all(isinstance(x, core.Card) for x in need.items):
+            return self.public.shuffle(list(need.items), need.epoch)
+        await self._epoch(list(need.items))
+        return None
+
+    def _is_public(self, c: core.Card) -> bool:
+        if c.id < self._size():
+            return True
+        if self.game is None or self.game.phase == "over":  # a deal's needs: only public openings so far
+            return c.id in self.card_of
+        return c.id in self.pub._slots.public  # type: ignore[union-attr]
+
+    async def _epoch(self, items: list[core.Card]) -> None:
+        """A shuffle of cards: every participant's passes in turn, each checked as it arrives."""
+        size = self._size()
+        values: list[bytes] = []
+        sealed_in: dict[int, Slot] = {}
+        codec = CardCodec(size, self._deck_tag())
+        for i, c in enumerate(items):
+            if self._is_public(c):
+                values.append(codec.encode(c.id if c.id < size else self.card_of[c.id]))
+            else:
+                sealed_in[i] = self._ahead(c.id)
+                values.append(self.epochs[sealed_in[i][0]].final[sealed_in[i][1]])
+        if not sealed_in:
+            codec = codec.restrict(c.id if c.id < size else self.card_of[c.id] for c in items)
+        ep = Epoch(self.keys, len(self.epochs), values, self.pids, codec, sealed=sealed_in)
+        self.epochs.append(ep)
+        if self.part is not None:
+            self.part.add_epoch(ep)
+        while not ep.done:
+            author = ep.next_author
+            assert author is not None
+            if author == self.pid:
+                assert self.part is not None and self.secret is not None
+                p = self.part.shuffle(ep.number)
+                if p.kind == "mask":
+                    self._save()  # with the deck it masked, before the pass leaves
+                self.send({"k": "spass", "r": self.round, "e": ep.number, "p": p.to_wire()})
+            body = (await self.take("spass", [author]))[author]
+            if body.get("e") != ep.number:
+                raise Alarm(Fault("pass", "a pass for another epoch", author))
+            try:
+                ep.add_pass(Pass.from_wire(body.get("p"), ep.n))
+            except Fault as f:
+                raise Alarm(f if f.culprit is not None else Fault(f.code, str(f), author)) from None
+        self.pending.append((ep.number, ep.n))
+
+    def _deck_tag(self) -> bytes:
+        return f"uno-tui/{self.variant}".encode()
+
+    async def _open_public(self, handles: list[int]) -> list[tuple[str | None, str]]:
+        """Cards shown to everyone: every participant's key of each, checked."""
+        slots = [self._ahead(h) for h in handles]
+        if self.part is not None:
+            self.send({"k": "spub", "r": self.round, "items": self.part.public_shares(slots)})
+        got = await self.take("spub", self.pids)
+        items = [it for body in got.values() for it in (body.get("items") or [])]
+        return [self._opened(h, s, [it for it in items if isinstance(it, list) and it[:2] == list(s)])
+                for h, s in zip(handles, slots)]
+
+    def _opened(self, h: int, s: Slot, items: list[Any]) -> tuple[str | None, str]:
+        card = open_public(self.epochs[s[0]], s[1], items)
+        self.card_of[h] = card
+        if self.part is not None:
+            self.part.saw_public(s, card)
+        return self.deck[card]
+
+    # -- moves ----------------------------------------------------------------------------------------
+    def _act(self) -> None:
+        """A seat of this peer's that is to decide sends its move (once per position)."""
+        g = self.game
+        assert g is not None
+        d = g.decision
+        if not self.auto or d is None or d.player not in self.seats or d.player in self.manual \
+                or getattr(self, "_acted", None) == g.version:
+            return
+        self._acted = g.version
+        p = d.player
+        choice = self.choose(p)
+        if choice is not None:
+            self._send_move(p, choice)
+
+    def move(self, p: int, action: Action) -> None:
+        """Send seat ``p``'s move (a seat of this peer's): refused with :class:`core.IllegalAction`
+        unless its own game, which sees its hand, finds it legal now."""
+        g = self.game
+        if g is None or p not in self.seats or g.phase == "over":
+            raise core.IllegalAction("it is not a move this seat can make now")
+        if action not in g.legal_actions(p):
+            raise core.IllegalAction(f"{action} is not a legal move now")
+        self._send_move(p, action)
+
+    def _send_move(self, p: int, action: Action) -> None:
+        g = self.game
+        assert g is not None and self.part is not None
+        slots = [self.slot[c.id] for c in self.shows(p, action)]
+        self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": action.to_dict(),
+                   "show": self.part.show(slots) if slots else []})
+
+    def shows(self, p: int, action: Action) -> list[core.Card]:
+        """The cards of seat ``p`` that ``action`` shows (its keys go with the move)."""
+        assert self.game is not None
+        return self.game.shows(p, action)
+
+    def choose(self, p: int) -> Action | None:
+        """This peer's move for seat ``p`` (a bot's, from the seat's own observation)."""
+        g = self.game
+        assert g is not None
+        legal = g.legal_actions(p)
+        if not legal:
+            return None
+        try:
+            got = self.bot.choose(g.observation(p))
+        except Exception:  # noqa: BLE001  (a bot that trips on a sealed position still leaves a legal move)
+            got = None
+        return got if got is not None and got in legal else self.rng.choice(legal)
+
+    async def _move(self, author: int, body: dict[str, Any]) -> None:
+        g = self.game
+        assert g is not None
+        p, v = body.get("seat"), body.get("v")
+        if not isinstance(p, int) or not 0 <= p < len(self.owners) or self.owners[p] != author:
+            raise Alarm(Fault("protocol", f"a move for seat {p!r} by someone who does not hold it", author))
+        if v != g.version or body.get("r") != self.round:
+            return  # stale: every peer ignores it alike
+        try:
+            action = Action.from_dict(body.get("a"))
+        except Exception:  # noqa: BLE001
+            raise Alarm(Fault("protocol", "a malformed move", author)) from None
+        # The cards the move shows, every key of each from their holder.
+        items = [it for it in (body.get("show") or []) if isinstance(it, list) and len(it) == 4]
+        for s in dict.fromkeys((it[0], it[1]) for it in items):
+            h = self.handle_of.get(s)
+            if h is None or h in self.pub._slots.public:  # type: ignore[union-attr]
+                raise Alarm(Fault("protocol", "a move shows a card that is no sealed card of the round", author))
+            face = self._opened(h, s, [it for it in items if (it[0], it[1]) == s])
+            g.reveal(h, face)
+            self.pub.reveal(h, face)
+        # The needs are the public's (every peer asks the same), settled in this peer's game too.
+        pub = self.pub
+        try:
+            while (need := pub.need_for(p, action, follow=True)) is not None:
+                answer = await self._resolve(pub, need)
+                pub.settle(need, answer)
+                g.settle(need, answer)
+            pub.follow(p, action)
+            events = g.follow(p, action)
+        except core.IllegalAction:
+            return  # the public cannot accept it: ignored by every peer alike
+        self._allocate()
+        self.moves.append((p, action))
+        await self._deliver(events)
+        self._tell(events)
+
+    def _tell(self, events: list[core.Event]) -> None:
+        for listener in list(self.listeners):
+            listener(events)
+
+    async def _deliver(self, events: list[core.Event]) -> None:
+        """Open to each seat's owner the cards it is to see and lacks: every other participant's keys."""
+        g = self.game
+        assert g is not None
+        want: dict[int, list[int]] = {}
+        for q, hs in g.deliveries(events).items():
+            o = self.owners[q]
+            for h in hs:
+                if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
+                    want.setdefault(o, []).append(h)
+        if not want:
+            return
+        senders = [j for j in self.pids if any(o != j for o in want)]
+        if self.part is not None and self.pid in senders:
+            envs = [self.part.share_with(o, [self.slot[h] for h in hs]) for o, hs in want.items() if o != self.pid]
+            self.send({"k": "sdeal", "r": self.round, "envs": [e.to_wire() for e in envs]})
+        got = await self.take("sdeal", senders)
+        for author, body in sorted(got.items()):
+            for w in body.get("envs") or []:
+                env = Envelope.from_wire(w)
+                if env.sender != author:
+                    raise Alarm(Fault("envelope", "an envelope sent in another's name", author))
+                self.envelopes.append(env)
+                self.seen_envelopes += 1
+                if env.to == self.pid and self.part is not None:
+                    for s, card in self._receive(env):
+                        h = self.handle_of[s]
+                        self.card_of[h] = card
+                        g.learn(h, self.deck[card])
+        for o, hs in want.items():
+            self.known[o].update(hs)
+
+    def _receive(self, env: Envelope) -> list[tuple[Slot, int]]:
+        """Open an envelope sent to this participant; a bad key in it is proven to everyone by
+        publishing the sender's signed body (``saccuse``), which every peer checks."""
+        assert self.part is not None and self.secret is not None
+        try:
+            return self.part.receive(env)
+        except Fault as f:
+            if f.code != "share":
+                raise
+            opened, sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
+            self.send({"k": "saccuse", "r": self.round, "from": env.sender, "body": opened, "sig": sig})
+            raise Alarm(f, told=True) from None

@@ -1,0 +1,247 @@
+"""The sealed table over TCP: the host orders and relays signed messages; each client runs its own peer.
+
+The host (:class:`SealedHost`) is a sequencer. Each message a client sends is signed by the
+client's identity; the host checks the signature, appends the message to the log byte for
+byte (``{from, m, s}``) and sends the entry to everyone, itself included: its own peer (the
+bots' seats, a person's seat when the host plays) reads the log like any other. The host never
+holds another participant's secret, and the envelopes it relays are sealed boxes to their
+recipients. What it can still do is the host's part in the threat model: stall, drop, reorder
+arrivals (``docs/sealed-design.md``, section 4).
+
+Links are the project's encrypted, authenticated links (:mod:`.link`: the handshake of
+:mod:`net.secure`, then sealed frames). This first version of the sealed wire is its own small
+protocol (``hello``, ``start``, ``msg``, ``log``, ``live``), beside the table's gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from pathlib import Path
+from typing import Any
+
+import core
+
+from .. import framing
+from ..identity import Identity, verify
+from ..secure import HandshakeError
+from . import link as link_mod
+from .link import Link
+from .lockstep import SealedPeer
+from .signed import TAG
+from .store import SecretStore
+
+class SealedHost:
+    """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
+    host's own person plays (its peer chooses for them), the rest bots of the host's."""
+
+    def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
+                 options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
+                 host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
+                 save_path: str | Path | None = None, host_person: bool = False) -> None:
+        core.variant_class(variant)  # a ValueError names the known variants
+        if not 0 <= people <= seats:
+            raise ValueError("people must be between 0 and the number of seats")
+        self.variant, self.seats, self.people = variant, seats, people
+        self.options = options
+        self.identity = identity or Identity.generate()
+        self.rounds, self.bot_level = rounds, bot_level
+        self.host_seats = host_seats
+        self.host_person = host_person
+        """The host's person plays ``host_seats`` at a screen (else the host's bot plays them)."""
+        self.peer_class = peer_class
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.log: list[dict[str, Any]] = []
+        """Every entry of the signed log, in order (the transcript)."""
+        self.frames: list[bytes] = []
+        """Every frame body the host sent (what it relayed, before each link seals it), kept for inspection."""
+        self.links: dict[int, Link] = {}
+        self.watchers: list[Link] = []
+        """Spectators' links: they get the log and send nothing."""
+        self.log_bodies: list[bytes] = []
+        self._start: dict[str, Any] | None = None
+        self.identities: dict[int, bytes] = {0: self.identity.public}
+        self.names: list[str] = []
+        self._joined = asyncio.Event()
+        self._server: asyncio.base_events.Server | None = None
+        self.peer: SealedPeer | None = None
+        self.refused: list[tuple[int, str]] = []
+
+    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
+        self._server = await asyncio.start_server(self._link, bind, port)
+        if self.people == 0:
+            self._joined.set()
+        return self._server.sockets[0].getsockname()[1]
+
+    def _client_seats(self) -> list[int]:
+        return [q for q in range(self.seats) if q not in self.host_seats][:self.people]
+
+    async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            link, ident = await link_mod.accept(reader, writer, self.identity)
+            hello = await asyncio.wait_for(link.recv(), link_mod.TIMEOUT)
+            if hello.get("k") != "hello":
+                writer.close()
+                return
+            if hello.get("role") == "spectator":
+                self.watchers.append(link)
+                if self._start is not None:
+                    self._catch_up(link, None)
+                await reader.read()  # a spectator sends nothing; its link stays until it leaves
+                return
+            back = [p for p, i in self.identities.items() if i == ident and p != 0]
+            if back:  # a participant back after a crash or a lost link: the log from its start
+                pid = back[0]
+                old = self.links.get(pid)
+                if old is not None:
+                    old.close()
+                self.links[pid] = link
+                if self._start is not None:
+                    self._catch_up(link, pid)
+            elif len(self.identities) - 1 < len(self._client_seats()):
+                pid = len(self.identities)
+                self.links[pid] = link
+                self.identities[pid] = ident
+                if len(self.identities) - 1 == len(self._client_seats()):
+                    self._joined.set()
+            else:
+                writer.close()
+                return
+            while True:
+                msg = await link.recv()
+                if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
+                        or not verify(ident, msg["s"], TAG, msg["m"]):
+                    self.refused.append((pid, "a message it did not sign"))
+                    continue  # refused: never logged
+                self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+        except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
+            pass
+        except asyncio.CancelledError:
+            # The host closing: a link's handler ends quietly (asyncio's server would otherwise
+            # log each cancelled handler as an error at shutdown).
+            pass
+        finally:
+            writer.close()
+
+    def _catch_up(self, link: Link, pid: int | None) -> None:
+        """Tell a peer joining a table under way the start and the whole log, then that it is live
+        (all at once: no entry can come between)."""
+        assert self._start is not None
+        link.send({**self._start, "pid": pid})
+        for body in self.log_bodies:
+            link.send_packed(body)
+        link.send({"k": "live"})
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Log ``entry`` and send it to everyone (the host's own peer included)."""
+        self.log.append(entry)
+        body = framing.pack({"k": "log", "e": entry})
+        self.frames.append(body)
+        self.log_bodies.append(body)
+        for link in [*self.links.values(), *self.watchers]:
+            link.send_packed(body)
+        if self.peer is not None:
+            self.peer.feed(entry)
+
+    def _own(self, signed: dict[str, Any]) -> None:
+        self.append({"from": 0, **signed})
+
+    def owners(self) -> list[int]:
+        owners = [0] * self.seats
+        for pid, q in enumerate(self._client_seats(), start=1):
+            owners[q] = pid
+        return owners
+
+    async def run(self) -> SealedPeer:
+        """Wait for the clients, start them, and play the match with the host's own peer."""
+        await self._joined.wait()
+        owners = self.owners()
+        names = [f"P{q}" if owners[q] or q in self.host_seats else f"Bot {q}" for q in range(self.seats)]
+        game_id = secrets.token_bytes(16)
+        roster = [[p, i] for p, i in sorted(self.identities.items())]
+        self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
+                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level}
+        for pid, w in self.links.items():
+            self._catch_up(w, pid)
+        for w in self.watchers:
+            self._catch_up(w, None)
+        self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
+                                    roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
+                                    send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
+                                    rounds=self.rounds, manual=self.host_seats if self.host_person else ())
+        for e in self.log:  # whatever arrived before the host's peer was made
+            self.peer.feed(e)
+        await self.peer.run()
+        return self.peer
+
+    async def close(self) -> None:
+        for w in self.links.values():
+            w.close()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+
+
+class SealedClient:
+    """A player's side of a sealed table: its link, and its peer (a bot chooses its moves)."""
+
+    def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
+                 save_path: str | Path | None = None, spectator: bool = False,
+                 bot_level: str | None = None) -> None:
+        self.identity = identity or Identity.generate()
+        self.bot_level = bot_level
+        """How well this client's bot plays (None: as the host's bots)."""
+        self.spectator = spectator
+        self.peer_class = peer_class
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.peer: SealedPeer | None = None
+
+    async def run(self, host: str, port: int, fingerprint: str | None = None) -> SealedPeer:
+        """Join the table at ``host:port`` (``fingerprint``: the start of the host key's, checked)
+        and play (or watch) it to its end."""
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            link, self.host_key = await asyncio.wait_for(link_mod.connect(reader, writer, self.identity, fingerprint),
+                                                         link_mod.TIMEOUT)
+            hello: dict[str, Any] = {"k": "hello"}
+            if self.spectator:
+                hello["role"] = "spectator"
+            link.send(hello)
+            start = await link.recv()
+            if start.get("k") != "start":
+                raise ConnectionError("the host did not start the table")
+            backlog: list[dict[str, Any]] = []
+            while (msg := await link.recv()).get("k") != "live":  # the log so far
+                if msg.get("k") == "log":
+                    backlog.append(msg["e"])
+            pid = start["pid"]
+            self.peer = peer = self.peer_class(
+                variant=start["variant"], names=start["names"], options=start["options"], game_id=start["game"],
+                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
+                identity=None if pid is None else self.identity,
+                send=lambda signed: link.send({"k": "msg", **signed}),
+                secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
+                already=sum(1 for e in backlog if e.get("from") == pid))
+            for e in backlog:
+                peer.feed(e)
+
+            async def pump() -> None:
+                with contextlib.suppress(framing.FrameError, ConnectionError):
+                    while True:
+                        msg = await link.recv()
+                        if msg.get("k") == "log":
+                            peer.feed(msg["e"])
+
+            pumping = asyncio.ensure_future(pump())
+            try:
+                await peer.run()
+            finally:
+                pumping.cancel()
+            return peer
+        finally:
+            writer.close()
+
+
+__all__ = ["SealedClient", "SealedHost", "sign"]

@@ -1,0 +1,90 @@
+"""A person at a sealed table (issue 16): the table screen over a sealed peer, driven by keys.
+
+The host seats a bot; a bot client and this screen's client play over loopback. The screen
+shows the person's own hand (the faces opened to it, and only those) and offers the moves its
+own game finds legal; a whole round is played by key presses, and every audit verifies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from test_net_sealed import check_clean
+from test_tui import take_turn
+from tui_support import until
+
+import core
+from net.sealing import SealedClient, SealedHost
+from uno_tui.app import UnoApp
+from uno_tui.screens import RoundOverScreen, TableScreen
+from uno_tui.sealed_session import ScreenPeer, SealedSession
+
+
+@pytest.mark.parametrize("where", ["client", "host"])
+async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -> None:
+    """``client``: a person joins (``join --sealed``); ``host``: the host's person plays seat 0
+    (``host --sealed``), its bot the last seat."""
+    if where == "client":
+        host = SealedHost(variant="classic", seats=3, people=2)
+    else:
+        host = SealedHost(variant="classic", seats=3, people=1, host_seats=(0,), host_person=True)
+    port = await host.start()
+    me = SealedClient(peer_class=ScreenPeer)
+    tasks = [asyncio.ensure_future(host.run()), asyncio.ensure_future(SealedClient().run("127.0.0.1", port))]
+    if where == "client":
+        tasks.append(asyncio.ensure_future(me.run("127.0.0.1", port)))
+    try:
+        for _ in range(2000):
+            peer = me.peer if where == "client" else host.peer
+            if peer is not None and peer.game is not None and hasattr(peer, "deal_events"):
+                break
+            await asyncio.sleep(0.01)
+        assert peer is not None
+        session = SealedSession(peer)
+        app = UnoApp(session, pacing=(0.0, 0.0))
+        async with app.run_test(size=(100, 32)) as pilot:
+            seat = session.me
+            assert seat is not None
+            checked = 0
+            for _ in range(400):
+                broken = [t.exception() for t in tasks if t.done() and t.exception() is not None]
+                assert not broken, broken
+                await until(pilot, lambda: (lambda o: o["over"] or (o["current"] == seat and o["legal"]
+                                                                    and isinstance(app.screen, TableScreen)
+                                                                    and bool(app.screen.query("#hand"))))(
+                    session.observation()) or any(t.done() for t in tasks), 60, "our turn (the table drawn) or the round's end", step=0.01)
+                obs = session.observation()
+                if obs["over"]:
+                    break
+                # The screen shows exactly the hand this seat's game opened, and nothing sealed; every
+                # move offered is legal in the seat's own game (it sees its hand).
+                g = peer.game
+                assert g is not None
+                if obs["version"] == g.version and not peer.inbox.qsize():
+                    assert all(not core.is_sealed(c) for c in g.hands[seat])
+                    assert sorted(c["id"] for c in obs["hand"]) == sorted(c.id for c in g.hands[seat])
+                    assert [core.Action.from_dict(a) for a in obs["legal"]] == list(g.legal_actions(seat))
+                    checked += 1
+                version = obs["version"]
+                await take_turn(pilot, app)
+                await until(pilot, lambda: session.observation()["version"] != version
+                            or not isinstance(app.screen, TableScreen) or any(t.done() for t in tasks),
+                            60, "the move to come back", step=0.01)
+                if not isinstance(app.screen, TableScreen) and not session.observation()["over"]:
+                    await pilot.press("escape")  # a picker the keys left open (never expected)
+            else:
+                pytest.fail("the round did not end")
+            got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+            for _ in range(200):
+                if isinstance(app.screen, RoundOverScreen):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, RoundOverScreen)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()
+    check_clean(host, list(got), 1)
+    assert any(p == seat for p, _a in peer.moves)  # the person moved, by keys
+    assert checked
