@@ -412,7 +412,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
         if args.sealed:
             from .sealing.serve import run_sealed_bot
 
-            return run_sealed_bot(args.address, level=args.level)
+            return run_sealed_bot(args.address, level=args.level, name=args.name)
         return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
                               think=args.think)
 

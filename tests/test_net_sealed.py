@@ -21,7 +21,7 @@ SEALABLE = [v for v in core.VARIANTS if core.variant_class(v).sealable]
 
 def play(variant: str, seats: int, people: int, *, rounds: int = 1, host_seats: tuple[int, ...] = (),
          client_classes: dict[int, type[SealedPeer]] | None = None, host_class: type[SealedPeer] = SealedPeer,
-         timeout: float = 120, **host_kw: Any) -> tuple[SealedHost, list[Any]]:
+         timeout: float = 120, names: tuple[str, ...] = (), **host_kw: Any) -> tuple[SealedHost, list[Any]]:
     """Run a sealed match; returns the host and each side's peer or the exception it ended with."""
     classes = client_classes or {}
 
@@ -29,7 +29,8 @@ def play(variant: str, seats: int, people: int, *, rounds: int = 1, host_seats: 
         host = SealedHost(variant=variant, seats=seats, people=people, rounds=rounds, host_seats=host_seats,
                           peer_class=host_class, **host_kw)
         port = await host.start()
-        clients = [SealedClient(peer_class=classes.get(i + 1, SealedPeer)) for i in range(people)]
+        clients = [SealedClient(peer_class=classes.get(i + 1, SealedPeer), name=names[i] if i < len(names) else "")
+                   for i in range(people)]
         try:
             got = await asyncio.wait_for(asyncio.gather(host.run(), *[c.run("127.0.0.1", port) for c in clients],
                                                         return_exceptions=True), timeout)
@@ -56,10 +57,14 @@ def check_clean(host: SealedHost, peers: list[Any], rounds: int) -> None:
 
 
 def test_a_sealed_match_of_classic_over_loopback_audits_clean() -> None:
-    host, peers = play("classic", 3, 2, rounds=2)
+    # Two people asking for one name, and a name carrying terminal escapes.
+    host, peers = play("classic", 4, 3, rounds=2, names=("Ann", "Ann", "\x1b[2J\x1b]0;owned\x07Eve"))
     check_clean(host, peers, 2)
     # The match went somewhere: moves were made, and each client held a hand it could see.
     assert len(host.peer.moves) > 3  # type: ignore[union-attr]
+    # Each seat has the name its person asked for, made unique and cleaned, the same at every peer.
+    for p in [host.peer, *peers]:
+        assert p.game.names == ["Ann", "Ann 2", "Eve", "Bot 4"]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("variant", SEALABLE)

@@ -99,7 +99,8 @@ class SealedSession:
 __all__ = ["ScreenPeer", "SealedSession"]
 
 
-def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, **_ignored: object) -> int:
+def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
+                    **_ignored: object) -> int:
     """``uno-tui join --sealed ADDRESS``: take a seat at a sealed table (``host --headless --sealed``)
     and play it on this screen; 0 when the match ends with every audit clean."""
     import asyncio
@@ -122,7 +123,9 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     except ValueError as e:
         print(f"uno-tui join: {e}", file=sys.stderr)
         return 2
-    client = SealedClient(peer_class=ScreenPeer, spectator=spectate)
+    from .netplay.app import default_name
+
+    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name())
 
     async def main() -> int:
         playing = asyncio.ensure_future(client.run(where, port, fp))
@@ -159,7 +162,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
 def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
-                           **_ignored: object) -> int:
+                           name: str | None = None, **_ignored: object) -> int:
     """``uno-tui host --sealed``: host a sealed table and play seat 0 at this screen (the host's
     bots take the last ``bots`` seats; bot clients or people with ``join --sealed`` the rest)."""
     import asyncio
@@ -177,7 +180,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     if options is None:
         return 2
     host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
-                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True)
+                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host")
 
     async def main() -> int:
         got = await host.start(bind, DEFAULT_PORT if port is None else port)

@@ -25,6 +25,7 @@ import core
 
 from .. import framing
 from ..identity import Identity, verify
+from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
 from . import link as link_mod
 from .link import Link
@@ -39,7 +40,7 @@ class SealedHost:
     def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None, host_person: bool = False) -> None:
+                 save_path: str | Path | None = None, host_person: bool = False, name: str = "Host") -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
@@ -50,6 +51,10 @@ class SealedHost:
         self.host_seats = host_seats
         self.host_person = host_person
         """The host's person plays ``host_seats`` at a screen (else the host's bot plays them)."""
+        self.name = clean_text(name, MAX_NAME) or "Host"
+        """The host's person's name, on the seats it plays."""
+        self.asked_names: dict[int, str] = {}
+        """The name each client asked for in its hello (cleaned), by participant."""
         self.peer_class = peer_class
         self.save_path = Path(save_path) if save_path is not None else None
         self.log: list[dict[str, Any]] = []
@@ -103,6 +108,7 @@ class SealedHost:
                 pid = len(self.identities)
                 self.links[pid] = link
                 self.identities[pid] = ident
+                self.asked_names[pid] = clean_text(hello.get("name") or "", MAX_NAME)
                 if len(self.identities) - 1 == len(self._client_seats()):
                     self._joined.set()
             else:
@@ -147,6 +153,22 @@ class SealedHost:
     def _own(self, signed: dict[str, Any]) -> None:
         self.append({"from": 0, **signed})
 
+    def seat_names(self, owners: list[int]) -> list[str]:
+        """Each seat's name: the one its person asked for (made unique), the host's person's, or a bot's."""
+        names: list[str] = []
+        for q in range(self.seats):
+            if owners[q]:
+                want = self.asked_names.get(owners[q]) or f"Player {q + 1}"
+            elif q in self.host_seats and self.host_person:
+                want = self.name
+            else:
+                want = f"Bot {q + 1}"
+            name, n = want, 2
+            while name in names:  # two people called Ann: Ann and Ann 2
+                name, n = f"{want[:MAX_NAME - 3]} {n}", n + 1
+            names.append(name)
+        return names
+
     def owners(self) -> list[int]:
         owners = [0] * self.seats
         for pid, q in enumerate(self._client_seats(), start=1):
@@ -157,7 +179,7 @@ class SealedHost:
         """Wait for the clients, start them, and play the match with the host's own peer."""
         await self._joined.wait()
         owners = self.owners()
-        names = [f"P{q}" if owners[q] or q in self.host_seats else f"Bot {q}" for q in range(self.seats)]
+        names = self.seat_names(owners)
         game_id = secrets.token_bytes(16)
         roster = [[p, i] for p, i in sorted(self.identities.items())]
         self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
@@ -189,8 +211,10 @@ class SealedClient:
 
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, spectator: bool = False,
-                 bot_level: str | None = None) -> None:
+                 bot_level: str | None = None, name: str = "") -> None:
         self.identity = identity or Identity.generate()
+        self.name = name
+        """The name this client asks for at the table (the host may add a number to make it unique)."""
         self.bot_level = bot_level
         """How well this client's bot plays (None: as the host's bots)."""
         self.spectator = spectator
@@ -205,7 +229,7 @@ class SealedClient:
         try:
             link, self.host_key = await asyncio.wait_for(link_mod.connect(reader, writer, self.identity, fingerprint),
                                                          link_mod.TIMEOUT)
-            hello: dict[str, Any] = {"k": "hello"}
+            hello: dict[str, Any] = {"k": "hello", "name": self.name}
             if self.spectator:
                 hello["role"] = "spectator"
             link.send(hello)
@@ -218,7 +242,7 @@ class SealedClient:
                     backlog.append(msg["e"])
             pid = start["pid"]
             self.peer = peer = self.peer_class(
-                variant=start["variant"], names=start["names"], options=start["options"], game_id=start["game"],
+                variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]], options=start["options"], game_id=start["game"],
                 roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
                 identity=None if pid is None else self.identity,
                 send=lambda signed: link.send({"k": "msg", **signed}),

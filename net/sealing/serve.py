@@ -102,7 +102,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         return 130
 
 
-def run_sealed_bot(address: str, *, level: str | None = None, out: TextIO | None = None) -> int:
+def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
         where, port = parse_address(address)
@@ -110,7 +110,7 @@ def run_sealed_bot(address: str, *, level: str | None = None, out: TextIO | None
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
-    client = SealedClient(bot_level=level)
+    client = SealedClient(bot_level=level, name=name)
 
     async def play() -> int:
         try:
