@@ -474,3 +474,25 @@ def test_a_sealed_revive_with_only_wild_cards_under_the_top_does_nothing():
         g = core.new_game("diez", 3, seed=0, setup=setup, sealed=sealed)
         g.apply(0, Action("play", card(g, 0, "GRV")))
         assert g.phase == "play" and g.current == 1 and len(g.discard) == 3
+
+
+def test_the_hosts_bots_play_a_card_they_drew_and_their_rounds_end() -> None:
+    """A sealed turn draw asks its drawer card by card (``drawing``): the normal bot plays a
+    drawn card it may play, as it does in the open game. It used to keep every card it drew,
+    and these deals (with the host's bots at every seat) ran past 3,000 moves without an end."""
+    from sealed_table import Table
+
+    met = 0
+    for seed in (14, 27, 38):
+        table = Table("diez", 2, seed, bots=(0, 1))
+        for _ in range(1500):
+            if table.truth.over:
+                break
+            p, action = table.pick()
+            if table.truth.phase == "drawing" and p == table.truth.decision.player:
+                if any(a.kind == "play" for a in table.legal(p)):
+                    assert action.kind in ("play", "uno"), action
+                    met += 1
+            table.step(p, action)
+        assert table.truth.over, f"seed {seed}: the round did not end in 1,500 moves"
+    assert met

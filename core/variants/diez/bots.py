@@ -150,6 +150,12 @@ class DiezNormalBot(Bot):
                  and not (len(hand) == 1 and hand[a.card]["color"] is None)]
         return plays[0] if plays else Action("pass")
 
+    def _drawing(self, obs, legal, hand) -> Action | None:
+        """A sealed table's turn draw, card by card: play the card drawn when it may be played, as
+        in ``drawn`` (left to the fallback, a bot kept every card it drew, and its hand grew
+        round after round: thousands of moves a round); else the fallback keeps it or draws on."""
+        return self._drawn(obs, legal, hand) if any(a.kind == "play" for a in legal) else None
+
     def _stack(self, obs, legal, hand) -> Action | None:
         pend = obs.get("pending") or {}
         if "challenge" in {a.kind for a in legal}:
