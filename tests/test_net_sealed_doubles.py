@@ -137,3 +137,57 @@ def test_a_false_accusation_names_the_accuser() -> None:
     host, peers = play("classic", 3, 2, client_classes={2: FalseAccuser})
     for a in alarms(host, [p for p in peers]):
         assert (a.fault.code, a.fault.culprit) == ("accusation", 2), a
+
+
+def test_junk_from_a_participants_link_is_refused_the_link_closed_and_the_match_goes_on() -> None:
+    """A hostile client (the participant's own identity, on a real loopback link) sends messages it
+    did not sign, a flood of them: none reaches the log, the host closes the link after
+    ``MAX_REFUSED``, a spectator that talks is dropped, and the same participant, back with an
+    honest client, plays the match to a clean end."""
+    import asyncio
+
+    from net import framing
+    from net.identity import Identity
+    from net.sealing import SealedClient, SealedHost
+    from net.sealing import link as link_mod
+    from net.sealing.relay import MAX_REFUSED
+    from test_net_sealed import check_clean
+
+    me = Identity.generate()
+
+    async def hostile(port: int, hello: dict[str, Any], junk: int) -> bool:
+        """Connect, say hello, send ``junk`` bad messages; whether the host then closed the link."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        link, _ = await link_mod.connect(reader, writer, me if hello.get("role") != "spectator"
+                                         else Identity.generate())
+        link.send(hello)
+        for i in range(junk):
+            link.send({"k": "msg", "m": b"not signed %d" % i, "s": b"\0" * 64} if i % 2 else {"k": "chat", "text": "x"})
+        try:
+            while True:  # the host's start and log may come first: read until the link ends
+                await asyncio.wait_for(link.recv(), 30)
+        except (framing.FrameError, ConnectionError, asyncio.IncompleteReadError):
+            return True
+        finally:
+            writer.close()
+
+    async def main() -> tuple[SealedHost, list[Any], bool, bool]:
+        host = SealedHost(variant="classic", seats=2, people=1)
+        port = await host.start()
+        run = asyncio.ensure_future(host.run())
+        try:
+            watcher_dropped = await hostile(port, {"k": "hello", "role": "spectator"}, 1)
+            closed = await hostile(port, {"k": "hello", "name": "Mallory"}, 3 * MAX_REFUSED)
+            peer = await asyncio.wait_for(SealedClient(me).run("127.0.0.1", port), 120)
+            await asyncio.wait_for(run, 30)
+        finally:
+            run.cancel()
+            await host.close()
+        return host, [peer], closed, watcher_dropped
+
+    host, peers, closed, watcher_dropped = asyncio.run(main())
+    assert closed and watcher_dropped
+    assert len(host.refused) == MAX_REFUSED and all(pid == 1 for pid, _ in host.refused)
+    assert not host.watchers
+    check_clean(host, peers, 1)
+    assert all(e["from"] in (0, 1) and e["m"][:10] != b"not signed" for e in host.log)

@@ -33,6 +33,11 @@ from .lockstep import SealedPeer
 from .signed import TAG
 from .store import SecretStore
 
+MAX_REFUSED = 8
+"""Messages a link may send that are refused (not signed by its identity, not a message) before
+the host closes it: an honest client never sends one, and a peer sending junk must not fill the
+host's memory or time. The participant may connect again; its seat waits for it as for a crash."""
+
 class SealedHost:
     """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
     host's own person plays (its peer chooses for them), the rest bots of the host's."""
@@ -93,7 +98,10 @@ class SealedHost:
                 self.watchers.append(link)
                 if self._start is not None:
                     self._catch_up(link, None)
-                await reader.read()  # a spectator sends nothing; its link stays until it leaves
+                # A spectator sends nothing: its link stays until it leaves, and ends if it sends
+                # anything (never buffered: a flood must not fill the host's memory).
+                await reader.read(1)
+                self.watchers.remove(link)
                 return
             back = [p for p, i in self.identities.items() if i == ident and p != 0]
             if back:  # a participant back after a crash or a lost link: the log from its start
@@ -114,11 +122,13 @@ class SealedHost:
             else:
                 writer.close()
                 return
-            while True:
+            refused = 0
+            while refused < MAX_REFUSED:
                 msg = await link.recv()
                 if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
                         or not verify(ident, msg["s"], TAG, msg["m"]):
                     self.refused.append((pid, "a message it did not sign"))
+                    refused += 1
                     continue  # refused: never logged
                 self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
         except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
