@@ -247,7 +247,9 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
     def ready() -> dict[str, Any] | None:
         obs = host.game.observation(seat)
         shown = sorted(card_text(c) for c in obs["hand"])
-        mine = obs["current"] == seat and obs["phase"] in ("play", "drawn") and not obs["over"]
+        # Our move, whatever the phase: a bot may have opened with a Wild Draw Four on us, and
+        # then the keys draw (or challenge) before any card can be played.
+        mine = obs["current"] == seat and bool(obs["legal"]) and not obs["over"]
         return obs if mine and "Your hand" in player.text() and hand_labels(player) == shown else None
 
     for _ in range(30):
@@ -257,7 +259,7 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
         if not plays:
             version = obs["version"]
             kinds = {a["kind"] for a in obs["legal"]}
-            player.press("d" if "draw" in kinds else "p")
+            player.press("d" if "draw" in kinds else "p" if "pass" in kinds else "c")
             await player.wait(lambda: host.game.version != version, what="the draw or the pass")
             continue
         card = next(c for c in obs["hand"] if c["id"] == plays[0]["card"])
