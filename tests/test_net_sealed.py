@@ -81,17 +81,25 @@ class WatchedHost(SealedPeer):
         super().__init__(*a, **kw)
         self.notes: list[dict[str, Any]] = []
         self.frames_at: Any = None
+        self.shown: set[int] = set()
+        """Cards the rules showed the host's seats in another hand: a hand shown to the host's
+        seat that challenged a Wild Draw Four (the official rules' "show your hand to the
+        challenger"). Those the host may know."""
 
     async def _move(self, author: int, body: dict[str, Any]) -> None:
-        await super()._move(author, body)
         g = self.game
         assert g is not None
+        knew = {c.id for c in g.cards[g.deck_size:] if not core.is_sealed(c)}
+        challenge = body.get("seat") in self.seats and (body.get("a") or {}).get("kind") == "challenge"
+        await super()._move(author, body)
         if g.phase == "over":
             return
+        if challenge:
+            self.shown |= {c.id for c in g.cards[g.deck_size:] if not core.is_sealed(c)} - knew
         mine = {c.id for q in self.seats for c in g.hands[q]}
         hidden = {c.id for q in range(len(g.hands)) if q not in self.seats for c in g.hands[q]}
         hidden |= {c.id for c in g.draw_pile}
-        hidden -= g._slots.public | mine  # type: ignore[union-attr]
+        hidden -= g._slots.public | mine | self.shown  # type: ignore[union-attr]
         self.notes.append({
             "round": self.round, "hidden": {h: self.slot[h] for h in hidden},
             "known": {c.id for c in g.cards[g.deck_size:] if not core.is_sealed(c)},
