@@ -27,10 +27,12 @@ from .table import Table
 
 FAST: dict[str, Any] = {
     "auto_start": True, "auto_next": True, "round_pause": 0.0, "bot_delay": 0.0,
-    "heartbeat": 0.5, "hello_timeout": 2.0, "frame_timeout": 0.5, "fair_timeout": 2.0,
+    "heartbeat": 1.0, "hello_timeout": 2.0, "frame_timeout": 0.5, "fair_timeout": 2.0,
     "bot_processes": 1,  # a hard bot searches in the test's own process
 }
-"""Host settings that make a test table quick: no pauses, short timeouts."""
+"""Host settings that make a test table quick: no pauses, short timeouts. (The heartbeat is a
+second: a link is dropped after three silent ones, and a Textual test sharing its loop with the
+host may stall a second and more while the machine's other core is busy.)"""
 
 
 async def start_host(*, host_class: type[Host] = Host, dealer_class: type[Dealer] | None = None,
