@@ -10,6 +10,7 @@ the server's password, when it has one).
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -186,6 +187,7 @@ class MenuScreen(Screen[None]):
         self.tables: dict[str, dict[str, Any]] = {}
         self.error = ""
         self._placed = False
+        self._details_text = ""
         """The highlight has been put where it belongs once the tables were first listed."""
 
     @property
@@ -281,7 +283,9 @@ class MenuScreen(Screen[None]):
         text = table_details(table) if table is not None else ""
         if self.error:
             text = f"{self.error}\n{text}".strip()
-        self.query_one("#menu-details", Static).update(text)
+        if text != self._details_text:  # (an update lays the screen out again, even with the same words)
+            self._details_text = text
+            self.query_one("#menu-details", Static).update(text)
 
     @on(OptionList.OptionHighlighted, "#menu")
     def _moved(self) -> None:
@@ -402,6 +406,7 @@ class MenuApp(SharedStyles, WindowGuard, App[MenuChoice | None]):
     def on_mount(self) -> None:
         if self.visit.name is None:
             self.push_screen(LoginScreen())  # pushed, so that the menu can take its place
+        self.call_after_refresh(gc.enable)  # a session's process starts with it off (see child.main)
 
     def on_app_focus(self) -> None:
         # Textual focuses a screen's AUTO_FOCUS only while the app has the focus: a terminal that says
