@@ -14,7 +14,6 @@ the spec, and the fork server preloads the apps it runs.
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import signal
@@ -54,9 +53,6 @@ class ChildSpec:
 
 def main(spec: ChildSpec) -> None:
     """The process's entry point (the fork server calls it)."""
-    # No collections until the menu's first frame is out (the menu turns the collector back on):
-    # a dozen of them, about 2 ms of the 40 a session costs its machine to get there.
-    gc.disable()
     _take_terminal(spec.tty)
     os.environ.clear()
     os.environ.update(spec.env)

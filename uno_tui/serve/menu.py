@@ -10,7 +10,6 @@ the server's password, when it has one).
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -187,8 +186,8 @@ class MenuScreen(Screen[None]):
         self.tables: dict[str, dict[str, Any]] = {}
         self.error = ""
         self._placed = False
-        self._details_text = ""
         """The highlight has been put where it belongs once the tables were first listed."""
+        self._details_text = ""
 
     @property
     def menu_app(self) -> "MenuApp":
@@ -406,7 +405,6 @@ class MenuApp(SharedStyles, WindowGuard, App[MenuChoice | None]):
     def on_mount(self) -> None:
         if self.visit.name is None:
             self.push_screen(LoginScreen())  # pushed, so that the menu can take its place
-        self.call_after_refresh(gc.enable)  # a session's process starts with it off (see child.main)
 
     def on_app_focus(self) -> None:
         # Textual focuses a screen's AUTO_FOCUS only while the app has the focus: a terminal that says
