@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -188,6 +188,7 @@ class MenuScreen(Screen[None]):
         self._placed = False
         """The highlight has been put where it belongs once the tables were first listed."""
         self._details_text = ""
+        self._resumed = False
 
     @property
     def menu_app(self) -> "MenuApp":
@@ -204,6 +205,14 @@ class MenuScreen(Screen[None]):
             yield Static("", id="menu-details")
             yield Static(visit.info.get("fairness", ""), id="menu-fairness")
         yield key_line(("↑↓", "choose"), ("⏎", "go"), ("w", "watch"), ("q", "leave"))
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler runs after this one (a subclass's first) and styles every node of the
+        # screen again; the first time, they were all styled as they mounted a moment before, and
+        # doing it again was an eighth of what a session's first menu cost its machine.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         self._fill([])
