@@ -415,6 +415,9 @@ class Gateway:
             self._attach(seat, peer)
         peer.send(self._welcome(peer, seat))
         self._after_join(peer)
+        # Only now, after its welcome and catch-up: the log entry this may append ("back") goes to
+        # every peer, and a client reads nothing before its welcome.
+        self.table.back(seat)
 
     def _welcome(self, peer: Peer, seat: Seat | None) -> dict[str, Any]:
         return {"type": "welcome", "v": PROTOCOL_VERSION, "seat": None if seat is None else seat.index,
@@ -459,7 +462,6 @@ class Gateway:
         handle = self._grace.pop(seat.index, None)
         if handle is not None:
             handle.cancel()
-        self.table.back(seat)
 
     def _drop(self, peer: Peer) -> None:
         peer.close(peer.close_reason or "dropped")

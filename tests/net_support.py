@@ -23,7 +23,13 @@ def bots(port: int, n: int, tmp: Path | None = None, cls: type[BotClient] = BotC
     return out
 
 
-async def play(players: list[BotClient], timeout: float = 25.0) -> list[int]:
+GAME_BOUND = 120.0
+"""Seconds a whole game over loopback may take before a test calls it stuck. It only bounds a test
+that has gone wrong: a passing one waits for the game's end, never for the clock, and a game of
+bots runs for a few seconds with a long tail when the machine's other core is busy."""
+
+
+async def play(players: list[BotClient], timeout: float = GAME_BOUND) -> list[int]:
     return await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), timeout)
 
 

@@ -24,6 +24,7 @@ from net.identity import Identity
 from net.record import replay
 from net.testing import start_host
 from net.transcript import audit_file
+from net_support import GAME_BOUND
 
 
 class TokenLover:
@@ -68,7 +69,7 @@ async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Pa
 
         for i, b in enumerate(players):
             b.client.on_message = watch(i, b.client)
-        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), 20) == [0, 0, 0]
+        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), GAME_BOUND) == [0, 0, 0]
         assert host.audits and [a["ok"] for a in host.audits] == [True, True], host.audits
         for b in players:
             assert b.client.fairness is None, b.client.fairness
@@ -123,7 +124,7 @@ async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> 
                              transcript_dir=False) for i in range(3)]
         for b in players:
             b.bot = TokenLover(b.bot)  # type: ignore[assignment]
-        await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), 20)
+        await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), GAME_BOUND)
         assert cheated, "no token was drawn in two rounds"
         for b in players:
             codes = {a["code"] for a in b.client.audits if not a["ok"]}

@@ -17,6 +17,7 @@ from net import BotClient, Client, patch
 from net.gateway import Gateway
 from net.peer import Peer
 from net.testing import start_host
+from net_support import GAME_BOUND
 
 
 def wire(value: Any) -> Any:
@@ -121,7 +122,7 @@ async def test_clients_hold_the_hosts_view_and_most_updates_are_patches() -> Non
 
         Peer.send = spy  # type: ignore[method-assign]
         try:
-            assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 30) == [0, 0, 0, 0]
+            assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_BOUND) == [0, 0, 0, 0]
         finally:
             Peer.send = sent  # type: ignore[method-assign]
         assert kinds.count("obs") == 4, "one whole view per link, the first"

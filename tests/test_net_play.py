@@ -14,13 +14,14 @@ from net import PROTOCOL_VERSION, BotClient, Client, ProtocolVersionError, Refus
 from net.commands import main as net_main
 from net.record import replay
 from net.testing import HostProcess, RawPeer, card_ids, conserved, start_host
+from net_support import GAME_BOUND
 
 
 async def test_bot_clients_play_whole_rounds() -> None:
     host = await start_host(seats=4, bots=1, rounds=2, seed=11)
     try:
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(3)]
-        rcs = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 20)
+        rcs = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_BOUND)
         assert rcs == [0, 0, 0]
         assert host.phase == "finished" and host.end_reason == "rounds_done"
         assert host.rounds_played == 2 and host.game is not None and host.game.over
@@ -48,7 +49,7 @@ async def test_players_see_their_own_hand_and_spectators_no_hidden_card() -> Non
         assert welcome["seat"] is None and welcome["token"] is None
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(2)]
         bots[0].client.on_message = seen["p0"].append
-        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 20) == [0, 0]
+        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_BOUND) == [0, 0]
         await asyncio.wait_for(over.wait(), 10)  # the spectator holds the last update too
         updates = [m for m in seen["spectator"] if m["type"] == "update"]
         assert updates and updates[-1]["obs"]["over"]

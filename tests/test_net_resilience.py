@@ -19,6 +19,7 @@ from net.identity import Identity
 from net.record import replay
 from net.save import SAVE_FORMAT, Packed, PartList, Parts, SaveWriter, pack, read_save, slot_paths
 from net.testing import HostProcess, conserved, start_host
+from net_support import GAME_BOUND
 
 
 async def wait_for(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
@@ -61,7 +62,7 @@ async def test_a_killed_client_comes_back_with_its_token_and_hand() -> None:
 
         # A bot takes the seat back with the same token and the round finishes.
         finisher = BotClient(("127.0.0.1", host.port), "Vic", token=token)
-        assert await asyncio.wait_for(asyncio.gather(game_task, finisher.run()), 20) == [[0, 0], 0]
+        assert await asyncio.wait_for(asyncio.gather(game_task, finisher.run()), GAME_BOUND) == [[0, 0], 0]
         assert host.phase == "finished" and conserved(host.game)
     finally:
         await host.close()
@@ -143,6 +144,36 @@ async def test_a_bot_stands_in_for_an_away_player_after_the_grace_period() -> No
         moves = [m for r in host.record.rounds for m in r["moves"]]
         assert any(s == seat and auto for s, _a, auto in moves)
         assert host.seats[seat].stand_in
+    finally:
+        await host.close()
+
+
+async def test_a_player_back_after_a_bot_stood_in_is_welcomed_before_anything_else() -> None:
+    # Coming back ends the stand-in, which the host writes in the log; that entry must reach the
+    # returning client after its welcome (a client reads nothing before it: it refused the table,
+    # and a screen coming back after a match saw "the host has closed the table").
+    host = await start_host(seats=3, bots=0, rounds=1, grace=0.05, seed=4)
+    try:
+        gone = Client(("127.0.0.1", host.port), "Gone", reconnect=False)
+        await gone.connect()
+        await gone.ready()
+        seat, token = gone.seat, gone.token
+        assert seat is not None and token
+        slow = [Client(("127.0.0.1", host.port), f"S{i}", reconnect=False) for i in range(2)]
+        for c in slow:
+            await c.connect()
+            await c.ready()  # they never act: the round waits for them, and nothing ends it
+        await wait_for(gone, "update")
+        await gone.close()
+        await until(lambda: host.seats[seat].stand_in)
+        back = Client(("127.0.0.1", host.port), "Gone", token=token, reconnect=False)
+        welcome = await back.connect()  # refused ("answered hello with 'log'") before the fix
+        assert welcome["seat"] == seat
+        await wait_for(back, "update")
+        await until(lambda: not host.seats[seat].stand_in)
+        assert back.fairness is None, back.fairness
+        for c in (back, *slow):
+            await c.close()
     finally:
         await host.close()
 
@@ -303,7 +334,7 @@ async def test_a_player_lost_as_the_match_ends_is_waited_for_then_logged_away_wi
     try:
         gone = BotClient(("127.0.0.1", host.port), "Gone", seed=1, client_class=LeavesAtTheEnd, reconnect=False)
         stays = BotClient(("127.0.0.1", host.port), "Stays", seed=2)
-        results = await asyncio.wait_for(asyncio.gather(gone.run(), stays.run()), 20)
+        results = await asyncio.wait_for(asyncio.gather(gone.run(), stays.run()), GAME_BOUND)
         assert results == [1, 0]  # the one who stays hears the end
         kinds = [unpack(e)["k"] for e, _sig in host.dealer.log.entries]
         assert kinds[-2:] == ["away", "verdict"] or kinds[-2:] == ["verdict", "away"]
@@ -345,7 +376,7 @@ async def test_every_log_entry_a_player_hears_is_in_the_hosts_save_first(tmp_pat
                             gateway_class=SaveWatcher)
     try:
         players = [BotClient(("127.0.0.1", host.port), f"W{i}", seed=i) for i in range(2)]
-        assert await asyncio.wait_for(asyncio.gather(*(p.run() for p in players)), 30) == [0, 0]
+        assert await asyncio.wait_for(asyncio.gather(*(p.run() for p in players)), GAME_BOUND) == [0, 0]
         assert len(SaveWatcher.seen) > 40
         late = [(held, saved) for held, saved in SaveWatcher.seen if held > saved]
         assert not late, f"bytes left with log entries the save did not count: {late[:5]}"

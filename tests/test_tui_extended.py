@@ -28,6 +28,7 @@ from uno_tui.faces.extended.cards import CHIP_WIDTH, ext_chip, label
 from uno_tui.faces.extended.widgets import ExtHandView, ExtPlayersView, ExtPromptView, ExtTableView
 from uno_tui.faces.extended.words import action_words, key_hints, situation
 from tui_support import card_id, log_text, select, settle_when, table_of, text_of, wait_for
+from net_support import GAME_BOUND
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -370,7 +371,7 @@ async def test_an_extended_host_plays_a_round_with_bot_clients_over_loopback() -
     host = await start_host(seats=3, bots=1, rounds=1, seed=11, variant="extended")
     try:
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(2)]
-        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 30) == [0, 0]
+        assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_BOUND) == [0, 0]
         assert host.phase == "finished" and host.game is not None and host.game.over
         assert host.game.variant == "extended" and conserved(host.game)
         assert all(b.moves > 0 for b in bots)

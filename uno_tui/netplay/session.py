@@ -54,6 +54,21 @@ def seat_label(seat: dict[str, Any], me: int | None) -> str:
     return "player"
 
 
+def _deal_of(events: list[Event]) -> list[dict[str, Any]] | None:
+    """The deal that opens ``events`` as this seat saw it (the deal, the hands dealt, the card
+    turned up), to tell one deal from another: a rematch's ``deal`` event alone says only who
+    dealt how many, but this seat's own hand and the starting card differ from deal to deal."""
+    start = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
+    if start is None:
+        return None
+    out = []
+    for e in events[start:start + 24]:
+        out.append(e.to_dict())
+        if e.kind == "start":
+            break
+    return out
+
+
 class NetSession:
     """One seat (or a spectator's chair) at a table run by a :class:`net.Host`.
 
@@ -113,12 +128,19 @@ class NetSession:
         events = [Event.from_dict(d) for d in msg["events"]]
         if any(e.kind == "deal" for e in events):
             self._opening = events
-        elif msg.get("history") and not self._opening:
+        elif msg.get("history"):
             # Joined (or rejoined) mid-round: the host tells the round so far, for the log to open with.
             try:
-                self._opening = [Event.from_dict(d) for d in msg["history"]] + events
+                history = [Event.from_dict(d) for d in msg["history"]]
             except (ValueError, KeyError, TypeError):
                 log.info("the host's history of the round was not readable; the log starts now")
+                history = []
+            if not self._opening:
+                self._opening = history + events
+            elif _deal_of(history) is not None and _deal_of(history) != _deal_of(self._opening):
+                # Back after the end of a match, and the host dealt a rematch while we were away:
+                # the table hears that deal and the moves since, as if it had been here.
+                self._opening = events = history + events
         self.received.append(msg)
         if self._last_sent is not None and msg.get("seq") == self._last_sent[1]:
             self._last_sent = None
