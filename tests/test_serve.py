@@ -279,6 +279,19 @@ async def test_tables_nobody_is_at_close_and_one_person_opens_only_a_few(tmp_pat
         await watcher.close()
 
 
+async def test_connections_are_sealed_with_aes_gcm_and_a_chacha_only_client_is_refused(tmp_path: Any) -> None:
+    async with running(tmp_path) as server:
+        ann = await Player("ann").connect(server.ssh_port)  # asyncssh's client asks for ChaCha20 first
+        assert ann.conn is not None
+        assert ann.conn.get_extra_info("send_cipher") == "aes256-gcm@openssh.com"
+        assert ann.conn.get_extra_info("recv_cipher") == "aes256-gcm@openssh.com"
+        await ann.wait("Hello, ann")
+        await ann.close()
+        with pytest.raises(asyncssh.KeyExchangeFailed):
+            await asyncssh.connect("127.0.0.1", server.ssh_port, username="bob", known_hosts=None, client_keys=[],
+                                   password="", agent_path=None, encryption_algs=["chacha20-poly1305@openssh.com"])
+
+
 def test_the_server_keeps_one_host_key(tmp_path: Any) -> None:
     from uno_tui.serve.access import load_host_key
 

@@ -36,3 +36,16 @@ async def test_a_second_app_reuses_the_first_ones_rules_and_a_theme_gets_its_own
     assert len(styles._PARSED) > cached, "another theme's variables are parsed into rules of their own"
     assert light != dark
     assert not any(rule is old for rule in light_rules for old in first)
+
+
+async def test_the_menus_first_screen_is_styled_in_full_without_textuals_second_pass() -> None:
+    # The menu skips the restyle Textual gives a screen as it first comes up (its nodes were styled
+    # as they mounted): styling every node again afterwards changes nothing on screen.
+    app = menu()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = app.export_screenshot()
+        app.screen.update_node_styles(animate=False)
+        app.screen.refresh(layout=True)
+        await pilot.pause()
+        assert app.export_screenshot() == before

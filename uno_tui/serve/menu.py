@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -187,6 +187,8 @@ class MenuScreen(Screen[None]):
         self.error = ""
         self._placed = False
         """The highlight has been put where it belongs once the tables were first listed."""
+        self._details_text = ""
+        self._resumed = False
 
     @property
     def menu_app(self) -> "MenuApp":
@@ -203,6 +205,14 @@ class MenuScreen(Screen[None]):
             yield Static("", id="menu-details")
             yield Static(visit.info.get("fairness", ""), id="menu-fairness")
         yield key_line(("↑↓", "choose"), ("⏎", "go"), ("w", "watch"), ("q", "leave"))
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler runs after this one (a subclass's first) and styles every node of the
+        # screen again; the first time, they were all styled as they mounted a moment before, and
+        # doing it again was an eighth of what a session's first menu cost its machine.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         self._fill([])
@@ -281,7 +291,9 @@ class MenuScreen(Screen[None]):
         text = table_details(table) if table is not None else ""
         if self.error:
             text = f"{self.error}\n{text}".strip()
-        self.query_one("#menu-details", Static).update(text)
+        if text != self._details_text:  # (an update lays the screen out again, even with the same words)
+            self._details_text = text
+            self.query_one("#menu-details", Static).update(text)
 
     @on(OptionList.OptionHighlighted, "#menu")
     def _moved(self) -> None:

@@ -175,7 +175,7 @@ class ServeServer:
     async def spawn(self, session: TerminalSession, tty: str) -> Child:
         """The session's process, on the terminal ``tty``."""
         assert self._runtime is not None and self.control is not None
-        env = {k: v for k, v in os.environ.items() if k in KEPT_ENV}
+        env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}  # (not a walk through all of it)
         env["TERM"] = session.term or "xterm-256color"
         env.update(session.env)
         # Until a browser's login names the person, nobody's files: a directory of its own, thrown away.

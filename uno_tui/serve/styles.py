@@ -51,6 +51,11 @@ class SharedStylesheet(Stylesheet):
         return rules
 
 
+_VARIABLES: dict[tuple[Any, ...], dict[str, str]] = {}
+"""The CSS variables by (app class, theme): Textual works them out from the theme's colours each time
+an app asks (twice as one starts), a few milliseconds each."""
+
+
 class SharedStyles:
     """Mixin for an :class:`textual.app.App`: its CSS parsed once per process (see the module)."""
 
@@ -58,3 +63,15 @@ class SharedStyles:
         super().__init__(*args, **kwargs)  # type: ignore[call-arg]
         app: Any = self
         app.stylesheet = SharedStylesheet(variables=app.get_css_variables())
+
+    def get_css_variables(self) -> dict[str, str]:
+        app: Any = self
+        theme = app.current_theme
+        key = (type(self), repr(theme))  # (a theme is a dataclass: its repr names every colour)
+        variables = _VARIABLES.get(key)
+        if variables is None:
+            variables = super().get_css_variables()  # type: ignore[misc]
+            if len(_VARIABLES) < MAX_PARSED:
+                _VARIABLES[key] = variables
+        app.theme_variables = dict(variables)  # (as Textual's own sets it)
+        return dict(variables)

@@ -139,7 +139,9 @@ class TableRoom:
     # -- what the menu shows -------------------------------------------------------------------
     def listing(self, person: Person | None) -> list[dict[str, Any]]:
         """Every open table as the menu shows it to ``person`` (their own seat marked)."""
-        mine = self.people.public_key(person) if person is not None else None
+        # (Only with tables to look at: a person's first look makes their identity key, a file written
+        # on the server's loop, and a crowd arriving at once looks at an empty room.)
+        mine = self.people.public_key(person) if person is not None and self.tables else None
         out = []
         for t in sorted(self.tables.values(), key=lambda t: t.order):
             host = t.host

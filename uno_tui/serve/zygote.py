@@ -100,7 +100,9 @@ def warm() -> None:
     from .window import ServedUnoApp
 
     async def draw(app: Any) -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
+        # With the notices' rack and the tooltip, as every session's screens have them (a test's
+        # screens have neither): their styles are parsed here too, not in each session.
+        async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
             await pilot.pause(0)
 
     nowhere = ControlClient(os.devnull, "")  # the menu's look at the tables fails at once, and says so
