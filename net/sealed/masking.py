@@ -39,7 +39,8 @@ seeds and makes every pass again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Sequence
 
 from core.source import permutation
@@ -61,9 +62,16 @@ class PassKeys:
 
     def __init__(self, pass_seed: bytes) -> None:
         self.seed = pass_seed
-        self.e = hash_scalar(TAG_E, pass_seed)
-        self.rho = hash_scalar(TAG_RHO, pass_seed)
         self._k: dict[int, bytes] = {}
+
+    # Derived when first asked (a share or an audit's check of one needs only ``k``).
+    @cached_property
+    def e(self) -> bytes:
+        return hash_scalar(TAG_E, self.seed)
+
+    @cached_property
+    def rho(self) -> bytes:
+        return hash_scalar(TAG_RHO, self.seed)
 
     def pi(self, n: int) -> list[int]:
         """Output slot ``k`` of the mask pass takes input slot ``pi[k]``."""
@@ -95,6 +103,10 @@ class Pass:
     """Mask passes: the proof that the output's sum is ``e`` times the input's."""
     K: list[bytes] | None = None
     """Lock passes: ``k_s*G`` for every slot, what each share is checked against."""
+    out_sum: bytes | None = field(default=None, compare=False, repr=False)
+    """A mask pass made here, never one read from the wire: the sum of its output, ``e`` times the
+    input's, which its author knows without adding (:meth:`net.sealed.Epoch.add_pass` with
+    ``own``)."""
 
     def to_wire(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "by": self.author, "deck": b"".join(self.deck)}
@@ -170,8 +182,9 @@ def mask_pass(ctx: bytes, index: int, deck: Sequence[bytes], keys: PassKeys, aut
     """
     out = masked(deck, keys, blame)
     sum_in = sum_in if sum_in is not None else total(list(deck))
-    proof = prove_dleq(mask_context(ctx, index, author), keys.e, None, base(keys.e), sum_in, mul(keys.e, sum_in))
-    return Pass("mask", author, out, base(keys.e), proof)
+    E, sum_out = base(keys.e), mul(keys.e, sum_in)
+    proof = prove_dleq(mask_context(ctx, index, author), keys.e, None, E, sum_in, sum_out)
+    return Pass("mask", author, out, E, proof, out_sum=sum_out)
 
 
 def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool, commitments: list[bytes] | None,
