@@ -118,6 +118,8 @@ class _TimedPeer(SealedPeer):
 
     born: list[float] = []
     dealt: list[float] = []
+    cpu: list[float] = []
+    """Process CPU time at this process's first peer's birth, then at each first deal's end."""
     cards: list[float] = []
     audits: list[float] = []
     deal_only = False
@@ -125,12 +127,14 @@ class _TimedPeer(SealedPeer):
 
     @classmethod
     def reset(cls) -> None:
-        cls.born, cls.dealt, cls.cards, cls.audits = [], [], [], []
+        cls.born, cls.dealt, cls.cards, cls.audits, cls.cpu = [], [], [], [], []
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         if self.pid == 0:  # the host's peer is made as the host starts the table
             type(self).born.append(time.monotonic())
+        if not type(self).cpu:
+            type(self).cpu.append(time.process_time())
 
     async def _run(self) -> None:
         if not self.deal_only:
@@ -143,6 +147,7 @@ class _TimedPeer(SealedPeer):
         await super()._deal(first)
         if first:
             type(self).dealt.append(time.monotonic())
+            type(self).cpu.append(time.process_time())
 
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         t = time.monotonic()
@@ -171,8 +176,10 @@ class _TimedPeer(SealedPeer):
             ls.audit_round = real
 
 
-def _times() -> dict[str, list[float]]:
-    return {"dealt": _TimedPeer.dealt, "cards": _TimedPeer.cards, "audits": _TimedPeer.audits}
+def _times() -> dict[str, Any]:
+    cpu = _TimedPeer.cpu
+    return {"dealt": _TimedPeer.dealt, "cards": _TimedPeer.cards, "audits": _TimedPeer.audits,
+            "cpu": max(cpu[1:]) - cpu[0] if len(cpu) > 1 else 0.0}
 
 
 async def sealed_round(variant: str, n: int, processes: bool) -> dict[str, Any]:
@@ -200,6 +207,7 @@ async def sealed_round(variant: str, n: int, processes: bool) -> dict[str, Any]:
         await host.close()
     merged: dict[str, Any] = {k: [x for t in times for x in t[k]] for k in ("dealt", "cards", "audits")}
     merged["deal"] = max(merged["dealt"]) - _TimedPeer.born[0]
+    merged["cpu"] = sum(t["cpu"] for t in times)  # every process's CPU time until its deal was done
     return merged
 
 
@@ -220,8 +228,10 @@ def sealed_figures(runs: int) -> None:
     print("first deal: from the host starting the table (every peer connected) to the last peer holding its "
           "checked hand;\na drawn card: its whole move at its drawer (the move followed, every other peer's "
           "keys in and checked, the card opened), p50 over every draw;\na round's audit: one peer's "
-          "(every pass made again, every box opened), the median peer")
-    modes = ((False, "one process: every peer's work on this one core, one after another (an upper bound)"),
+          "in CPU time (every pass made again, every box opened), the median peer;\n"
+          "CPU: the CPU time every process of the table spent until its first deal was done, added up")
+    modes = ((False, "one process: every peer in one event loop, its work one after another (an upper bound; a "
+                     "pass's multiplications spread over the cores)"),
              (True, f"a process per peer on loopback: N processes share this machine's {os.cpu_count()} cores, "
                     "so every peer's checks queue for them (on machines of their own they would overlap)"))
     for processes, label in modes:
@@ -229,16 +239,19 @@ def sealed_figures(runs: int) -> None:
         for variant, n, deal_only in SEALED_CASES:
             _TimedPeer.deal_only = deal_only
             deals: list[float] = []
+            cpus: list[float] = []
             cards: list[float] = []
             audits: list[float] = []
             for _ in range(runs):
                 got = asyncio.run(sealed_round(variant, n, processes))
                 deals.append(got["deal"])
+                cpus.append(got["cpu"])
                 cards += got["cards"]
                 if got["audits"]:
                     audits.append(statistics.median(got["audits"]))
             cards_n = len(core.deck(variant, num_players=n))
-            line = f"  {variant:<8}{cards_n:>4} cards {n:>3} peers: first deal {statistics.median(deals) * 1000:7.1f} ms"
+            line = f"  {variant:<8}{cards_n:>4} cards {n:>3} peers: first deal {statistics.median(deals) * 1000:7.1f} ms " \
+                f"(CPU {statistics.median(cpus) * 1000:6.1f} ms)"
             if cards:
                 line += f"; drawn card p50 {statistics.median(cards) * 1000:6.1f} ms ({len(cards)} cards)"
             if audits:

@@ -106,3 +106,14 @@ def test_a_sealed_games_quick_copy_is_its_save_and_its_own() -> None:
             twin.learn(hidden[0].id, face)
             assert core.is_sealed(game.cards[hidden[0].id])
             assert twin.to_dict() != game.to_dict()
+
+
+def test_a_batch_over_threads_keeps_its_order_and_its_first_error() -> None:
+    k = g.random_scalar()
+    values = [g.base(g.random_scalar()) for _ in range(g.PARALLEL_MIN * 3)]
+    assert g.each(lambda v: g.mul(k, v), values) == [g.mul(k, v) for v in values]
+    marked = list(values)
+    marked[-1] = g.add(values[-1], T8)  # in the last chunk, another thread's
+    with pytest.raises(g.BadPoint):
+        g.each(lambda v: g.mul(k, v), marked)
+    assert g.each(lambda v: g.mul(k, v), values[:3]) == [g.mul(k, v) for v in values[:3]]

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 from core.source import permutation
 
 from .faults import Fault
-from .group import BadPoint, base, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
+from .group import BadPoint, base, each, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
 from .proofs import check_dleq, prove_dleq
 
 TAG_E = b"uno-tui/sealed/mask-e/v1"
@@ -149,7 +149,7 @@ def mask_context(ctx: bytes, index: int, author: int) -> bytes:
 
 def _times(c: bytes, values: Sequence[bytes], author: int | None) -> list[bytes]:
     try:
-        return [mul(c, v) for v in values]
+        return each(lambda v: mul(c, v), values)
     except BadPoint:
         # libsodium refuses a point outside the group: the pass that produced it is to blame.
         raise Fault("point", "a deck holds a value that is not a point of the group", author) from None
@@ -160,7 +160,7 @@ def rekey_pass(deck: Sequence[bytes], old: dict[int, bytes], keys: PassKeys, aut
     """Multiply by ``rho`` (and a sealed input ``s`` also by ``1/old[s]``, its old slot key)."""
     scal = [keys.rho if s not in old else smul(keys.rho, sinv(old[s])) for s in range(len(deck))]
     try:
-        out = [mul(c, v) for c, v in zip(scal, deck)]
+        out = each(lambda cv: mul(*cv), list(zip(scal, deck)))
     except BadPoint:
         raise Fault("point", "a deck holds a value that is not a point of the group", blame) from None
     return Pass("rekey", author, out)
@@ -192,7 +192,7 @@ def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool,
     """Swap the epoch keys for a key per slot; ``commitments`` (``k_s*G``) may be made ahead."""
     unlock = keys.unlock(rekeyed)
     try:
-        out = [mul(smul(keys.k(s), unlock), v) for s, v in enumerate(deck)]
+        out = each(lambda sv: mul(smul(keys.k(sv[0]), unlock), sv[1]), list(enumerate(deck)))
     except BadPoint:
         raise Fault("point", "a deck holds a value that is not a point of the group", blame) from None
     K = commitments if commitments is not None else slot_commitments(keys, len(deck))
@@ -200,7 +200,7 @@ def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool,
 
 
 def slot_commitments(keys: PassKeys, n: int) -> list[bytes]:
-    return [base(keys.k(s)) for s in range(n)]
+    return each(lambda s: base(keys.k(s)), range(n))
 
 
 def check_mask(ctx: bytes, index: int, before: Sequence[bytes], sum_before: bytes, p: Pass) -> bytes:
