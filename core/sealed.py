@@ -335,6 +335,16 @@ def save(g: Game) -> dict[str, Any]:
     }
 
 
+def copy_slots(s: SlotState) -> SlotState:
+    """A copy of ``s`` as :func:`save` and :func:`load` make it (the audit's faces are not saved)."""
+    out = SlotState.__new__(SlotState)
+    out.deck, out.public = s.deck, set(s.public)
+    out.claims, out.false = list(s.claims), list(s.false)
+    out.reading, out.probe, out.recording, out.faces = OWN, False, None, None
+    out.table = s.table  # replaced, never changed in place
+    return out
+
+
 def load(g: Game, d: dict[str, Any]) -> None:
     """Rebuild the table of a sealed game saved by :func:`save` (``g.cards`` holds the deck)."""
     s = g._slots = SlotState(tuple(f) for f in d["deck"])
@@ -472,7 +482,9 @@ def shows(g: Game, p: int, action: Action, claimed: bool = False) -> list[Card]:
     s = g._slots
     if s is None:
         return []
-    probe = type(g).from_dict(g.to_dict(), source=_AnyOrder())
+    from .state import copy
+
+    probe = copy(g, _AnyOrder())
     ps = probe._slots
     assert ps is not None
     ps.probe = True

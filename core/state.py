@@ -14,9 +14,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def save(g: Game, *, deal_events: bool = True) -> dict[str, Any]:
+def save(g: Game, *, deal_events: bool = True, slots: bool = True) -> dict[str, Any]:
     """The whole state as msgpack-able data (:meth:`core.Game.to_dict`); ``deal_events=False``
-    leaves the deal's events out (for :func:`copy`, which shares them)."""
+    leaves the deal's events out, ``slots=False`` a sealed game's handle table (for :func:`copy`,
+    which shares the one and copies the other)."""
     d = {
         "variant": g.variant,
         "names": list(g.names),
@@ -46,7 +47,7 @@ def save(g: Game, *, deal_events: bool = True) -> dict[str, Any]:
         if g._slots is None else sealing.save_events(g._deal_events),
         "extra": g._save_extra(),
     }
-    if g._slots is not None:
+    if g._slots is not None and slots:
         d["slots"] = sealing.save(g)
     return d
 
@@ -64,7 +65,11 @@ def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None, like: 
     else:
         g.options = dict(like.options)
         g.cards, g._faces, g._play_acts = like.cards, like._faces, like._play_acts
-    if d.get("slots") is not None:
+        if like._slots is not None:  # a sealed game's table changes in place as faces are learnt: lists of its own
+            g.cards, g._play_acts = list(like.cards), list(like._play_acts)
+    if like is not None and like._slots is not None:
+        g._slots = sealing.copy_slots(like._slots)
+    elif d.get("slots") is not None:
         sealing.load(g, d["slots"])
     by_id = g.cards.__getitem__
     g.scores = list(d["scores"])
@@ -101,10 +106,9 @@ def load(klass: type[Game], d: dict[str, Any], source: DeckSource | None, like: 
 def copy(g: Game, source: DeckSource | None) -> Game:
     """A copy of ``g`` as ``from_dict(to_dict())`` makes it, with ``source``, built in a fifth of
     the time: the deck and the deal's events are shared, not rebuilt (every move a network host
-    makes is first tried on such a copy, see :meth:`core.Game.chance_for`)."""
-    if g._slots is not None:  # a sealed table's cards change in place as faces are learnt: its own
-        return load(type(g), save(g), source)
-    return load(type(g), save(g, deal_events=False), source, like=g)
+    makes is first tried on such a copy, see :meth:`core.Game.chance_for`; every peer of a sealed
+    table asks each move's needs of one)."""
+    return load(type(g), save(g, deal_events=False, slots=False), source, like=g)
 
 
 def problems(g: Game) -> list[str]:

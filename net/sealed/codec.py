@@ -14,9 +14,9 @@ decoding a point that is not one of its cards raises :class:`NotACard`.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Sequence
 
-from .group import hash_to_point
+from .group import hash_to_point, total
 
 TAG_CARD = b"uno-tui/sealed/card/v1"
 
@@ -28,6 +28,12 @@ class NotACard(ValueError):
 @lru_cache(maxsize=8)
 def _table(deck_tag: bytes, n: int) -> tuple[bytes, ...]:
     return tuple(hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n))
+
+
+@lru_cache(maxsize=64)
+def _sum(deck_tag: bytes, n: int, ids: tuple[int, ...]) -> bytes:
+    table = _table(deck_tag, n)
+    return total([table[i] for i in ids])
 
 
 @lru_cache(maxsize=8)
@@ -76,6 +82,16 @@ class CardCodec:
                 raise NotACard(f"card id {other} is not one of the cards of this epoch")
             raise NotACard("the point is no card of the deck")
         return cid
+
+    def is_all(self, values: Sequence[bytes]) -> bool:
+        """Whether ``values`` are exactly this codec's cards' points, each once, in any order."""
+        return len(values) == len(self.ids) and set(values) == self._by_point.keys()
+
+    @property
+    def total(self) -> bytes:
+        """The sum of this codec's cards' points: what an epoch of exactly these cards starts from
+        (computed once per process and set of cards; the points are ours, never a peer's)."""
+        return _sum(self.deck_tag, self.n, self.ids)
 
     def any_card(self, point: bytes) -> int | None:
         """The id of the deck's card ``point`` encodes, whether or not this codec accepts it; else None."""

@@ -45,7 +45,8 @@ class Epoch:
         self.kinds: list[str] = (["rekey"] if self.sealed else []) + ["mask", "lock"]
         self.passes: list[Pass] = []
         self.checked: list[bool] = []
-        self._sum: bytes | None = None
+        self._sum: tuple[int, bytes] | None = None
+        """(number of passes in, the sum of the deck they left), once known."""
 
     @classmethod
     def of_cards(cls, keys: RoundKeys, number: int, codec: CardCodec, order: Sequence[int],
@@ -117,9 +118,14 @@ class Epoch:
         except (BadScalar, IndexError):  # a zero scalar; a slot out of range
             return False
 
-    def add_pass(self, p: Pass, *, points: bool = False) -> None:
+    def add_pass(self, p: Pass, *, points: bool = False, own: bool = False) -> None:
         """Take the next pass, checking its kind, author, shape and (mask passes) sum proof and distinct
         values.
+
+        ``own``: ``p`` is the very pass this peer made (the object its participant returned, not
+        one read from the wire): a mask pass's proof is not checked again, its output's sum is the
+        one its author computed (:attr:`Pass.out_sum`). A pass from the wire never carries that
+        sum, so it is checked whatever the caller says.
 
         Its points are checked only with ``points``: in this scheme every value
         is multiplied by the next participant (or, in the final deck, by whoever
@@ -142,19 +148,37 @@ class Epoch:
         if points:
             check_points(p.deck + (p.K or []), p.author)
         if kind == "mask":
-            if self._sum is None:
-                try:
-                    self._sum = total(self.current)
-                except BadPoint:
-                    raise Fault("point", "the deck holds bytes that are not points", self.last_author) from None
-            self._sum = check_mask(self.ctx, index, self.current, self._sum, p)
+            if own and p.out_sum is not None:
+                # This peer's own pass, made from its secret over the deck it checked: its output's
+                # sum is known (``e`` times the input's), and there is nothing to check.
+                out_sum = p.out_sum
+            else:
+                out_sum = check_mask(self.ctx, index, self.current, self.deck_sum(), p)
+            self._sum = (index + 1, out_sum)
         self.passes.append(p)
         self.checked.append(points)
+
+    def deck_sum(self) -> bytes:
+        """The sum of the current deck's values, which the next mask pass's proof is about: kept from
+        the check of the last mask pass; for an input of exactly the codec's cards, the codec's
+        (every value is one of our own card points, so nothing a peer sent is taken on trust);
+        else added up (a value that is no point: ``point``, naming the last pass's author)."""
+        if self._sum is None or self._sum[0] != len(self.passes):
+            if not self.passes and not self.sealed and self.codec.is_all(self.input):
+                got = self.codec.total
+            else:
+                try:
+                    got = total(self.current)
+                except BadPoint:
+                    raise Fault("point", "the deck holds bytes that are not points", self.last_author) from None
+            self._sum = (len(self.passes), got)
+        return self._sum[1]
 
     @property
     def running_sum(self) -> bytes | None:
         """The sum of the current deck's values, when a mask pass check has computed it (else None)."""
-        return self._sum if self.passes and self.passes[-1].kind == "mask" else None
+        return self._sum[1] if self._sum is not None and self._sum[0] == len(self.passes) and self.passes \
+            and self.passes[-1].kind == "mask" else None
 
     def check_points(self, index: int | None = None) -> None:
         """Check the points of pass ``index`` (every unchecked one by default): else ``point``, naming it."""

@@ -45,7 +45,10 @@ What libsodium checks, and what it does not (read from its source,
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Sequence, TypeVar
 
 import nacl.bindings as _s
 import nacl.exceptions as _e
@@ -190,3 +193,40 @@ def hash_to_point(tag: bytes, *parts: bytes) -> bytes:
     if point == IDENTITY:  # a handful of inputs map to a small-order point, cleared to the identity
         raise BadPoint("hashed to the identity")  # pragma: no cover - probability about 2^-250
     return point
+
+
+# -- many multiplications at once ------------------------------------------------------------
+T = TypeVar("T")
+R = TypeVar("R")
+WORKERS = min(4, os.cpu_count() or 1)
+"""Threads a long batch is split over (this one included): the machine's cores, at most 4."""
+PARALLEL_MIN = 32
+"""A batch shorter than this runs in the calling thread (a thread's hand-off costs more)."""
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def each(f: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """``[f(x) for x in items]``, a long list split over the machine's cores.
+
+    A pass multiplies every card of the deck in turn, and the passes follow one another: they are
+    the deal's critical path. libsodium's multiplications release the GIL (PyNaCl calls it through
+    cffi, which lets go of it around every call), so threads share them out; the values and their
+    order are those of the plain loop, and the first exception raised by ``f`` is raised here.
+    """
+    global _pool
+    n = len(items)
+    if WORKERS < 2 or n < PARALLEL_MIN:
+        return [f(x) for x in items]
+    if _pool is None or _pool[0] != os.getpid():  # a forked child has none of its parent's threads
+        _pool = (os.getpid(), ThreadPoolExecutor(WORKERS - 1, thread_name_prefix="sealed-mul"))
+    step = -(-n // WORKERS)
+    chunks = [items[i:i + step] for i in range(0, n, step)]
+    futures = [_pool[1].submit(lambda c: [f(x) for x in c], c) for c in chunks[1:]]
+    try:
+        out = [f(x) for x in chunks[0]]
+        for fut in futures:
+            out += fut.result()
+    finally:
+        for fut in futures:
+            fut.cancel()
+    return out

@@ -39,13 +39,14 @@ seeds and makes every pass again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Sequence
 
 from core.source import permutation
 
 from .faults import Fault
-from .group import BadPoint, base, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
+from .group import BadPoint, base, each, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
 from .proofs import check_dleq, prove_dleq
 
 TAG_E = b"uno-tui/sealed/mask-e/v1"
@@ -61,9 +62,16 @@ class PassKeys:
 
     def __init__(self, pass_seed: bytes) -> None:
         self.seed = pass_seed
-        self.e = hash_scalar(TAG_E, pass_seed)
-        self.rho = hash_scalar(TAG_RHO, pass_seed)
         self._k: dict[int, bytes] = {}
+
+    # Derived when first asked (a share or an audit's check of one needs only ``k``).
+    @cached_property
+    def e(self) -> bytes:
+        return hash_scalar(TAG_E, self.seed)
+
+    @cached_property
+    def rho(self) -> bytes:
+        return hash_scalar(TAG_RHO, self.seed)
 
     def pi(self, n: int) -> list[int]:
         """Output slot ``k`` of the mask pass takes input slot ``pi[k]``."""
@@ -95,6 +103,10 @@ class Pass:
     """Mask passes: the proof that the output's sum is ``e`` times the input's."""
     K: list[bytes] | None = None
     """Lock passes: ``k_s*G`` for every slot, what each share is checked against."""
+    out_sum: bytes | None = field(default=None, compare=False, repr=False)
+    """A mask pass made here, never one read from the wire: the sum of its output, ``e`` times the
+    input's, which its author knows without adding (:meth:`net.sealed.Epoch.add_pass` with
+    ``own``)."""
 
     def to_wire(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "by": self.author, "deck": b"".join(self.deck)}
@@ -137,7 +149,7 @@ def mask_context(ctx: bytes, index: int, author: int) -> bytes:
 
 def _times(c: bytes, values: Sequence[bytes], author: int | None) -> list[bytes]:
     try:
-        return [mul(c, v) for v in values]
+        return each(lambda v: mul(c, v), values)
     except BadPoint:
         # libsodium refuses a point outside the group: the pass that produced it is to blame.
         raise Fault("point", "a deck holds a value that is not a point of the group", author) from None
@@ -148,7 +160,7 @@ def rekey_pass(deck: Sequence[bytes], old: dict[int, bytes], keys: PassKeys, aut
     """Multiply by ``rho`` (and a sealed input ``s`` also by ``1/old[s]``, its old slot key)."""
     scal = [keys.rho if s not in old else smul(keys.rho, sinv(old[s])) for s in range(len(deck))]
     try:
-        out = [mul(c, v) for c, v in zip(scal, deck)]
+        out = each(lambda cv: mul(*cv), list(zip(scal, deck)))
     except BadPoint:
         raise Fault("point", "a deck holds a value that is not a point of the group", blame) from None
     return Pass("rekey", author, out)
@@ -170,8 +182,9 @@ def mask_pass(ctx: bytes, index: int, deck: Sequence[bytes], keys: PassKeys, aut
     """
     out = masked(deck, keys, blame)
     sum_in = sum_in if sum_in is not None else total(list(deck))
-    proof = prove_dleq(mask_context(ctx, index, author), keys.e, None, base(keys.e), sum_in, mul(keys.e, sum_in))
-    return Pass("mask", author, out, base(keys.e), proof)
+    E, sum_out = base(keys.e), mul(keys.e, sum_in)
+    proof = prove_dleq(mask_context(ctx, index, author), keys.e, None, E, sum_in, sum_out)
+    return Pass("mask", author, out, E, proof, out_sum=sum_out)
 
 
 def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool, commitments: list[bytes] | None,
@@ -179,7 +192,7 @@ def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool,
     """Swap the epoch keys for a key per slot; ``commitments`` (``k_s*G``) may be made ahead."""
     unlock = keys.unlock(rekeyed)
     try:
-        out = [mul(smul(keys.k(s), unlock), v) for s, v in enumerate(deck)]
+        out = each(lambda sv: mul(smul(keys.k(sv[0]), unlock), sv[1]), list(enumerate(deck)))
     except BadPoint:
         raise Fault("point", "a deck holds a value that is not a point of the group", blame) from None
     K = commitments if commitments is not None else slot_commitments(keys, len(deck))
@@ -187,7 +200,7 @@ def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool,
 
 
 def slot_commitments(keys: PassKeys, n: int) -> list[bytes]:
-    return [base(keys.k(s)) for s in range(n)]
+    return each(lambda s: base(keys.k(s)), range(n))
 
 
 def check_mask(ctx: bytes, index: int, before: Sequence[bytes], sum_before: bytes, p: Pass) -> bytes:

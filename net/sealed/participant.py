@@ -70,9 +70,17 @@ class Participant(BaseParticipant):
         """Checked slot keys from others, by slot and author."""
         self.commitments: dict[tuple[int, int], list[bytes]] = {}
         """Slot-key commitments made ahead (:meth:`prepare`), by (epoch, attempt)."""
+        self._pass_keys: dict[tuple[int, int], PassKeys] = {}
 
     def _keys(self, e: int) -> PassKeys:
-        return PassKeys(self.secret.pass_seed(e, self._epoch(e).attempt))
+        return self._keys_of(e, self._epoch(e).attempt)
+
+    def _keys_of(self, e: int, attempt: int) -> PassKeys:
+        """This participant's pass keys of ``(e, attempt)``, derived once (each slot key once too)."""
+        keys = self._pass_keys.get((e, attempt))
+        if keys is None:
+            keys = self._pass_keys[(e, attempt)] = PassKeys(self.secret.pass_seed(e, attempt))
+        return keys
 
     def key(self, e: int, slot: int) -> bytes:
         """This participant's key for ``slot`` of epoch ``e``: its share for opening it."""
@@ -84,8 +92,7 @@ class Participant(BaseParticipant):
         time (they depend on nothing but its secret)."""
         have = self.commitments.get((epoch, attempt), [])
         if len(have) < count:
-            self.commitments[(epoch, attempt)] = slot_commitments(PassKeys(self.secret.pass_seed(epoch, attempt)),
-                                                                  count)
+            self.commitments[(epoch, attempt)] = slot_commitments(self._keys_of(epoch, attempt), count)
 
     def shuffle(self, e: int) -> Pass:
         """This participant's next pass over epoch ``e`` (re-key, mask or lock, whichever is due).
@@ -103,8 +110,7 @@ class Participant(BaseParticipant):
         keys = self._keys(e)
         kind = ep.next_kind
         if kind == "rekey":
-            old = {s: PassKeys(self.secret.pass_seed(oe, self._epoch(oe).attempt)).k(os)
-                   for s, (oe, os) in ep.sealed.items()}
+            old = {s: self._keys(oe).k(os) for s, (oe, os) in ep.sealed.items()}
             return rekey_pass(ep.current, old, keys, self.pid, ep.last_author)
         if kind == "mask":
             key = (e, ep.attempt)
@@ -113,7 +119,7 @@ class Participant(BaseParticipant):
                 raise Fault("protocol", f"participant {self.pid} already shuffled epoch {e} (attempt "
                                         f"{ep.attempt}) over another deck; it will not shuffle it again")
             self.secret.passes[key] = digest
-            return mask_pass(ep.ctx, len(ep.passes), ep.current, keys, self.pid, ep.last_author, ep.running_sum)
+            return mask_pass(ep.ctx, len(ep.passes), ep.current, keys, self.pid, ep.last_author, ep.deck_sum())
         self.prepare(e, ep.n, ep.attempt)
         return lock_pass(ep.current, keys, self.pid, ep.rekeyed, self.commitments.pop((e, ep.attempt)),
                          ep.last_author)

@@ -355,17 +355,23 @@ class SealedPeer(RoundEnd):
         while not ep.done:
             author = ep.next_author
             assert author is not None
+            mine = None
             if author == self.pid:
                 assert self.part is not None and self.secret is not None
-                p = self.part.shuffle(ep.number)
-                if p.kind == "mask":
+                mine = self.part.shuffle(ep.number)
+                if mine.kind == "mask":
                     self._save()  # with the deck it masked, before the pass leaves
-                self.send({"k": "spass", "r": self.round, "e": ep.number, "p": p.to_wire()})
+                self.send({"k": "spass", "r": self.round, "e": ep.number, "p": mine.to_wire()})
+                if mine.kind == "mask":  # the lock pass's commitments, while the others mask
+                    self.part.prepare(ep.number, ep.n, ep.attempt)
             body = (await self.take("spass", [author]))[author]
             if body.get("e") != ep.number:
                 raise Alarm(Fault("pass", "a pass for another epoch", author))
             try:
-                ep.add_pass(Pass.from_wire(body.get("p"), ep.n))
+                if mine is not None and body.get("p") == mine.to_wire():
+                    ep.add_pass(mine, own=True)  # the log holds it as this peer signed it
+                else:
+                    ep.add_pass(Pass.from_wire(body.get("p"), ep.n))
             except Fault as f:
                 raise Alarm(f if f.culprit is not None else Fault(f.code, str(f), author)) from None
         self.pending.append((ep.number, ep.n))
