@@ -100,9 +100,10 @@ __all__ = ["ScreenPeer", "SealedSession"]
 
 
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
-                    **_ignored: object) -> int:
-    """``uno-tui join --sealed ADDRESS``: take a seat at a sealed table (``host --headless --sealed``)
-    and play it on this screen; 0 when the match ends with every audit clean."""
+                    password: str | None = None, **_ignored: object) -> int:
+    """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
+    open host's) and play it on this screen; 0 when the match ends with every audit clean. Until the
+    deal the terminal shows the waiting room and the chat, line by line."""
     import asyncio
     import sys
 
@@ -114,8 +115,8 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     from .session import TableConfig
 
     if not address:
-        print("uno-tui join: --sealed needs the table's ADDRESS (as `host --headless --sealed` prints it)",
-              file=sys.stderr)
+        print("uno-tui join: give the table's ADDRESS, as its host prints it (uno://HOST:PORT#FINGERPRINT); "
+              "the list of tables on the LAN shows open hosts only (`join --trusted-host`)", file=sys.stderr)
         return 2
     try:
         where, port = parse_address(address)
@@ -125,7 +126,11 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return 2
     from .netplay.app import default_name
 
-    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name())
+    from net.sealing.serve import printer
+
+    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password)
+    shown = printer(sys.stdout)
+    client.listeners.append(shown)
 
     async def main() -> int:
         playing = asyncio.ensure_future(client.run(where, port, fp))
@@ -135,6 +140,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
                 playing.result()  # its error, if the link failed
                 return 1
             await asyncio.sleep(0.02)
+        client.listeners.remove(shown)  # the screen is the table's now
         app = UnoApp(SealedSession(client.peer), config=TableConfig(english=english))
         await app.run_async()
         if not playing.done():
@@ -162,14 +168,15 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
 def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
-                           name: str | None = None, **_ignored: object) -> int:
-    """``uno-tui host --sealed``: host a sealed table and play seat 0 at this screen (the host's
-    bots take the last ``bots`` seats; bot clients or people with ``join --sealed`` the rest)."""
+                           name: str | None = None, password: str | None = None, **_ignored: object) -> int:
+    """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
+    last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
+    terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
     import asyncio
+    import contextlib
     import sys
 
     from net.address import DEFAULT_PORT
-    from net.identity import fingerprint
     from net.sealing import Alarm, SealedHost
     from net.sealing.serve import table_settings
 
@@ -179,16 +186,31 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     options = table_settings(variant, seats, bots, options, host_plays=True)
     if options is None:
         return 2
+    from net.commands import listen_error
+    from net.sealing.serve import join_lines, printer
+    from net.sealing.room import lobby_text
+
     host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
-                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host")
+                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
+                      password=password)
+    shown = printer(sys.stdout)
+    host.listeners.append(shown)
 
     async def main() -> int:
-        got = await host.start(bind, DEFAULT_PORT if port is None else port)
-        fp = fingerprint(host.identity.public)[:16]
-        print(f"sealed table on {bind}:{got}; players join with: uno-tui join --sealed uno://HOST:{got}#{fp}",
-              flush=True)
+        want = DEFAULT_PORT if port is None else port
+        try:
+            got = await host.start(bind, want)
+        except OSError as e:
+            print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
+            return 1
+        for line in join_lines(host, bind, got):
+            print(line, flush=True)
         if seats - bots - 1:
-            print(f"waiting for {seats - bots - 1} player(s)...", flush=True)
+            print(lobby_text(host.lobby()), flush=True)
+            print("press Enter to deal now (the open seats go to bots), or wait for every seat to fill", flush=True)
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(Exception):  # not a terminal (a pipe, a test): the table waits to fill
+            loop.add_reader(sys.stdin.fileno(), lambda: (sys.stdin.readline(), host.start_now()))
         running = asyncio.ensure_future(host.run())
         try:
             while host.peer is None or not hasattr(host.peer, "deal_events"):
@@ -196,6 +218,9 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                     running.result()
                     return 1
                 await asyncio.sleep(0.02)
+            with contextlib.suppress(Exception):
+                loop.remove_reader(sys.stdin.fileno())
+            host.listeners.remove(shown)  # the screen is the table's now
             await UnoApp(SealedSession(host.peer), config=TableConfig(english=english)).run_async()
             if not running.done():
                 print("uno-tui host: you left the sealed table; its round cannot go on without you", file=sys.stderr)

@@ -18,18 +18,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import core
 
 from .. import framing
+from ..errors import Refused
 from ..identity import Identity, verify
 from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
+from ..throttle import PasswordThrottle
 from . import link as link_mod
 from .link import Link
 from .lockstep import SealedPeer
+from .room import ChatBrake, StartRefused, chat_line, check_start
 from .signed import TAG
 from .store import SecretStore
 
@@ -38,6 +42,15 @@ MAX_REFUSED = 8
 the host closes it: an honest client never sends one, and a peer sending junk must not fill the
 host's memory or time. The participant may connect again; its seat waits for it as for a crash."""
 
+@dataclass(eq=False)
+class _Waiting:
+    """A person in the waiting room: its link, identity key and the name it asked for."""
+
+    link: Link
+    identity: bytes
+    name: str
+
+
 class SealedHost:
     """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
     host's own person plays (its peer chooses for them), the rest bots of the host's."""
@@ -45,7 +58,8 @@ class SealedHost:
     def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None, host_person: bool = False, name: str = "Host") -> None:
+                 save_path: str | Path | None = None, host_person: bool = False, name: str = "Host",
+                 password: str | None = None) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
@@ -76,11 +90,20 @@ class SealedHost:
         self._joined = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self.peer: SealedPeer | None = None
-        self.refused: list[tuple[int, str]] = []
+        self.refused: list[tuple[int | None, str]] = []
+        self.password = password
+        """The table's password (None: anyone with the address may join)."""
+        self.throttle = PasswordThrottle()
+        """Slows down whoever guesses the password wrong, per address (as the open host's)."""
+        self.waiting: list[_Waiting] = []
+        """The people in the waiting room, in the order they came (their seats are given at the start)."""
+        self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        """Told ``("lobby", frame)``, ``("chat", frame)``, ``("refused", {who, why})``: what the host's
+        own screen or printer shows."""
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
         self._server = await asyncio.start_server(self._link, bind, port)
-        if self.people == 0:
+        if not self._client_seats():
             self._joined.set()
         return self._server.sockets[0].getsockname()[1]
 
@@ -88,8 +111,9 @@ class SealedHost:
         return [q for q in range(self.seats) if q not in self.host_seats][:self.people]
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        seat: _Waiting | None = None
         try:
-            link, ident = await link_mod.accept(reader, writer, self.identity)
+            link, ident = await link_mod.accept(reader, writer, self.identity, self.password, self.throttle)
             hello = await asyncio.wait_for(link.recv(), link_mod.TIMEOUT)
             if hello.get("k") != "hello":
                 writer.close()
@@ -98,39 +122,37 @@ class SealedHost:
                 self.watchers.append(link)
                 if self._start is not None:
                     self._catch_up(link, None)
+                else:
+                    link.send(self.lobby())
                 # A spectator sends nothing: its link stays until it leaves, and ends if it sends
                 # anything (never buffered: a flood must not fill the host's memory).
                 await reader.read(1)
                 self.watchers.remove(link)
                 return
             back = [p for p, i in self.identities.items() if i == ident and p != 0]
+            again = [w for w in self.waiting if w.identity == ident]
             if back:  # a participant back after a crash or a lost link: the log from its start
-                pid = back[0]
-                old = self.links.get(pid)
+                old = self.links.get(back[0])
                 if old is not None:
                     old.close()
-                self.links[pid] = link
-                if self._start is not None:
-                    self._catch_up(link, pid)
-            elif len(self.identities) - 1 < len(self._client_seats()):
-                pid = len(self.identities)
-                self.links[pid] = link
-                self.identities[pid] = ident
-                self.asked_names[pid] = clean_text(hello.get("name") or "", MAX_NAME)
-                if len(self.identities) - 1 == len(self._client_seats()):
+                self.links[back[0]] = link
+                self._catch_up(link, back[0])
+            elif self._start is None and again:  # back in the waiting room: its place kept
+                seat = again[0]
+                seat.link.close()
+                seat.link = link
+                self._tell_lobby()
+            elif self._start is None and len(self.waiting) < len(self._client_seats()):
+                seat = _Waiting(link, ident, clean_text(hello.get("name") or "", MAX_NAME))
+                self.waiting.append(seat)
+                self._tell_lobby()
+                if len(self.waiting) == len(self._client_seats()):
                     self._joined.set()
             else:
-                writer.close()
+                link_mod.refuse(writer, "full", "every seat of this table is taken" if self._start is None
+                                else "this table has started: its seats are taken")
                 return
-            refused = 0
-            while refused < MAX_REFUSED:
-                msg = await link.recv()
-                if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
-                        or not verify(ident, msg["s"], TAG, msg["m"]):
-                    self.refused.append((pid, "a message it did not sign"))
-                    refused += 1
-                    continue  # refused: never logged
-                self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+            await self._serve(link, ident)
         except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
             pass
         except asyncio.CancelledError:
@@ -139,6 +161,93 @@ class SealedHost:
             pass
         finally:
             writer.close()
+            if seat is not None and self._start is None and seat in self.waiting and seat.link.writer is writer:
+                self.waiting.remove(seat)  # left the waiting room: its place is open again
+                self._joined.clear()
+                self._tell_lobby()
+
+    async def _serve(self, link: Link, ident: bytes) -> None:
+        """Read one participant's link: its signed messages into the log, its chat to everyone; refused
+        messages counted, and the link closed at :data:`MAX_REFUSED`."""
+        refused = 0
+        brake = ChatBrake()
+        while refused < MAX_REFUSED:
+            msg = await link.recv()
+            pid = self._pid_of(ident)
+            if msg.get("k") == "chat":
+                line = chat_line(self._name_of(ident), msg.get("text")) if brake.allow() else None
+                if line is None:
+                    self._refuse(pid, "a chat line over the limit, or empty")
+                    refused += 1
+                    continue
+                self.chat(line)
+                continue
+            if pid is None or msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) \
+                    or not isinstance(msg.get("s"), bytes) or not verify(ident, msg["s"], TAG, msg["m"]):
+                self._refuse(pid, "a message it did not sign" if pid is not None else "a message before the start")
+                refused += 1
+                continue  # refused: never logged
+            self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+
+    def _pid_of(self, ident: bytes) -> int | None:
+        return next((p for p, i in self.identities.items() if i == ident and p != 0), None)
+
+    def _name_of(self, ident: bytes) -> str:
+        pid = self._pid_of(ident)
+        if pid is not None and self.names:
+            return next((self.names[q] for q, o in enumerate(self.owners()) if o == pid), "?")
+        return next((w.name or "a player" for w in self.waiting if w.identity == ident), "?")
+
+    def _refuse(self, pid: int | None, why: str) -> None:
+        self.refused.append((pid, why))
+        self._emit("refused", {"who": pid, "why": why})
+
+    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener(kind, data)
+
+    def _everyone(self) -> list[Link]:
+        return [*self.links.values(), *(w.link for w in self.waiting if self._start is None), *self.watchers]
+
+    def chat(self, line: dict[str, Any]) -> None:
+        """Send a chat frame (:func:`net.sealing.room.chat_line`) to everyone, the host's screen included."""
+        for link in self._everyone():
+            link.send(line)
+        self._emit("chat", line)
+
+    def say(self, text: str) -> None:
+        """The host's person says ``text`` to the table."""
+        line = chat_line(self.name, text)
+        if line is not None:
+            self.chat(line)
+
+    def lobby(self) -> dict[str, Any]:
+        """The waiting room as everyone sees it: each seat's name and kind (``host``, ``player``,
+        ``bot``, ``open``), before the seats are given."""
+        clients = self._client_seats()
+        seats = []
+        for q in range(self.seats):
+            if q in clients:
+                i = clients.index(q)
+                seats.append({"name": self.waiting[i].name or f"Player {q + 1}", "kind": "player"}
+                             if i < len(self.waiting) else {"name": "", "kind": "open"})
+            elif q in self.host_seats and self.host_person:
+                seats.append({"name": self.name, "kind": "host"})
+            else:
+                seats.append({"name": f"Bot {q + 1}", "kind": "bot"})
+        return {"k": "lobby", "seats": seats}
+
+    def _tell_lobby(self) -> None:
+        frame = self.lobby()
+        for link in self._everyone():
+            link.send(frame)
+        self._emit("lobby", frame)
+
+    def start_now(self) -> None:
+        """Deal with whoever is waiting: the seats still open go to the host's bots."""
+        if self._start is None:
+            self.people = len(self.waiting)
+            self._joined.set()
 
     def _catch_up(self, link: Link, pid: int | None) -> None:
         """Tell a peer joining a table under way the start and the whole log, then that it is live
@@ -187,11 +296,18 @@ class SealedHost:
 
     async def run(self) -> SealedPeer:
         """Wait for the clients, start them, and play the match with the host's own peer."""
-        await self._joined.wait()
+        while True:
+            await self._joined.wait()
+            if len(self.waiting) >= len(self._client_seats()):
+                break
+            self._joined.clear()  # someone left as the room filled
+        for pid, w in enumerate(self.waiting[:len(self._client_seats())], start=1):
+            self.identities[pid], self.links[pid], self.asked_names[pid] = w.identity, w.link, w.name
         owners = self.owners()
         names = self.seat_names(owners)
         game_id = secrets.token_bytes(16)
         roster = [[p, i] for p, i in sorted(self.identities.items())]
+        self.names = names
         self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
                        "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level}
         for pid, w in self.links.items():
@@ -208,7 +324,7 @@ class SealedHost:
         return self.peer
 
     async def close(self) -> None:
-        for w in self.links.values():
+        for w in [*self.links.values(), *(w.link for w in self.waiting)]:
             w.close()
         if self._server is not None:
             self._server.close()
@@ -221,8 +337,13 @@ class SealedClient:
 
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, spectator: bool = False,
-                 bot_level: str | None = None, name: str = "") -> None:
+                 bot_level: str | None = None, name: str = "", password: str | None = None) -> None:
         self.identity = identity or Identity.generate()
+        self.password = password
+        self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        """Told ``("lobby", frame)`` and ``("chat", frame)`` as they come (frames as the host sent them:
+        clean them for a screen with :func:`net.sealing.room.heard` / :func:`~net.sealing.room.lobby_text`)."""
+        self.link: Link | None = None
         self.name = name
         """The name this client asks for at the table (the host may add a number to make it unique)."""
         self.bot_level = bot_level
@@ -237,19 +358,22 @@ class SealedClient:
         and play (or watch) it to its end."""
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            link, self.host_key = await asyncio.wait_for(link_mod.connect(reader, writer, self.identity, fingerprint),
-                                                         link_mod.TIMEOUT)
+            link, self.host_key = await asyncio.wait_for(
+                link_mod.connect(reader, writer, self.identity, fingerprint, self.password), link_mod.TIMEOUT)
+            self.link = link
             hello: dict[str, Any] = {"k": "hello", "name": self.name}
             if self.spectator:
                 hello["role"] = "spectator"
             link.send(hello)
-            start = await link.recv()
-            if start.get("k") != "start":
-                raise ConnectionError("the host did not start the table")
+            while (start := await link.recv()).get("k") != "start":  # the waiting room
+                self._heard(start)
+            check_start(start, None if self.spectator else self.identity.public)
             backlog: list[dict[str, Any]] = []
             while (msg := await link.recv()).get("k") != "live":  # the log so far
                 if msg.get("k") == "log":
                     backlog.append(msg["e"])
+                else:
+                    self._heard(msg)
             pid = start["pid"]
             self.peer = peer = self.peer_class(
                 variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]], options=start["options"], game_id=start["game"],
@@ -267,6 +391,8 @@ class SealedClient:
                         msg = await link.recv()
                         if msg.get("k") == "log":
                             peer.feed(msg["e"])
+                        else:
+                            self._heard(msg)
 
             pumping = asyncio.ensure_future(pump())
             try:
@@ -277,5 +403,20 @@ class SealedClient:
         finally:
             writer.close()
 
+    def _heard(self, msg: dict[str, Any]) -> None:
+        """A waiting-room or chat frame, told to the listeners; anything else beside the log is ignored."""
+        kind = msg.get("k")
+        if kind == "refuse":
+            raise Refused(clean_text(msg.get("code") or "refused", 32),
+                          clean_text(msg.get("reason") or "refused by the host", 200))
+        if kind in ("lobby", "chat"):
+            for listener in list(self.listeners):
+                listener(kind, msg)
 
-__all__ = ["SealedClient", "SealedHost", "sign"]
+    def say(self, text: str) -> None:
+        """Send a chat line to the table (the host cleans it, and everyone again)."""
+        if self.link is not None and not self.spectator:
+            self.link.send({"k": "chat", "text": text})
+
+
+__all__ = ["SealedClient", "SealedHost", "StartRefused"]

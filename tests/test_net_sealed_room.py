@@ -1,0 +1,289 @@
+"""The sealed table's room on loopback: the waiting room, the password, chat, and the client's
+check of the host's ``start`` (with hostile peers and a hostile host for each new message)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from net import framing
+from net.errors import NetError
+from net.identity import Identity
+from net.secure import HandshakeError
+from net.sealing import SealedClient, SealedHost, SealedPeer
+from net.sealing import link as link_mod
+from net.sealing.relay import MAX_REFUSED
+from net.sealing.room import CHAT_BURST, StartRefused, check_start
+
+
+async def until(what: Any, *, timeout: float = 30) -> None:
+    """Wait for ``what()`` to hold, looking between the loop's turns (no fixed sleep)."""
+    async def wait() -> None:
+        while not what():
+            await asyncio.sleep(0.005)
+    await asyncio.wait_for(wait(), timeout)
+
+
+def heard_by(client: SealedClient) -> list[tuple[str, dict[str, Any]]]:
+    got: list[tuple[str, dict[str, Any]]] = []
+    client.listeners.append(lambda kind, msg: got.append((kind, msg)))
+    return got
+
+
+def test_the_waiting_room_shows_each_seat_to_everyone_before_the_deal() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, host_seats=(0,))
+        told: list[tuple[str, dict[str, Any]]] = []
+        host.listeners.append(lambda kind, msg: told.append((kind, msg)))
+        port = await host.start()
+        ann, bo = SealedClient(name="Ann"), SealedClient(name="Bo\x1b[31m")
+        ann_heard = heard_by(ann)
+        running = asyncio.ensure_future(host.run())
+        a = asyncio.ensure_future(ann.run("127.0.0.1", port))
+        await until(lambda: ann_heard)
+        assert ann_heard[-1][1]["seats"] == [{"name": "Bot 1", "kind": "bot"}, {"name": "Ann", "kind": "player"},
+                                             {"name": "", "kind": "open"}]
+        assert told[-1] == ann_heard[-1]  # the host's own screen sees the same room
+        b = asyncio.ensure_future(bo.run("127.0.0.1", port))
+        await until(lambda: len(ann_heard) >= 2)
+        assert ann_heard[-1][1]["seats"][2] == {"name": "Bo", "kind": "player"}
+        await asyncio.wait_for(asyncio.gather(running, a, b), 120)
+        assert host.peer is not None and host.peer.names == ["Bot 1", "Ann", "Bo"]
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_one_who_leaves_the_waiting_room_frees_the_seat_for_another() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        leaver = SealedClient(name="Lee")
+        left = asyncio.ensure_future(leaver.run("127.0.0.1", port))
+        await until(lambda: len(host.waiting) == 1)
+        left.cancel()  # Lee closes the program before the deal
+        with pytest.raises(asyncio.CancelledError):
+            await left
+        await until(lambda: not host.waiting)
+        assert host.lobby()["seats"][0] == {"name": "", "kind": "open"}
+        ann, bo = SealedClient(name="Ann"), SealedClient(name="Bo")
+        await asyncio.wait_for(asyncio.gather(running, ann.run("127.0.0.1", port), bo.run("127.0.0.1", port)), 120)
+        assert sorted(host.peer.names) == sorted(["Ann", "Bo", "Bot 3"])  # type: ignore[union-attr]
+        assert host.peer.alarm is None  # type: ignore[union-attr]
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_start_now_gives_the_open_seats_to_the_hosts_bots() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=4, people=3, rounds=1)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        ann = SealedClient(name="Ann")
+        joined = asyncio.ensure_future(ann.run("127.0.0.1", port))
+        await until(lambda: len(host.waiting) == 1)
+        host.start_now()
+        peer, _ = await asyncio.wait_for(asyncio.gather(joined, running), 120)
+        assert peer.names == ["Ann", "Bot 2", "Bot 3", "Bot 4"] and peer.owners == [1, 0, 0, 0]
+        assert peer.alarm is None and all(v["ok"] for v in peer.verdicts)
+        await host.close()
+
+    asyncio.run(main())
+
+
+# -- the password ---------------------------------------------------------------------------------
+def test_a_password_table_lets_in_who_knows_it_and_refuses_who_does_not() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1, password="open sesame")
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        for given, code in ((None, "password"), ("open sesamo", "password")):
+            with pytest.raises(HandshakeError) as refused:
+                await SealedClient(password=given).run("127.0.0.1", port)
+            assert refused.value.code == code, refused.value
+        assert "wrong password" in str(refused.value)
+        assert host.waiting == [] and host.throttle.failures("127.0.0.1") == 1
+        # A client with a password refuses a host that asks for none (it proved nothing).
+        other = SealedHost(variant="classic", seats=2, people=1)
+        other_port = await other.start()
+        with pytest.raises(HandshakeError) as no_pw:
+            await SealedClient(password="open sesame").run("127.0.0.1", other_port)
+        assert no_pw.value.code == "no_password"
+        await other.close()
+        peer = await asyncio.wait_for(SealedClient(password="open sesame").run("127.0.0.1", port), 120)
+        await running
+        assert peer.alarm is None and host.throttle.failures("127.0.0.1") == 0
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_wrong_passwords_in_a_row_are_slowed_then_refused_at_once() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, password="pw")
+        host.throttle.hold = 0.0  # any wait is refused at once (no sleeping in the test)
+        port = await host.start()
+        with pytest.raises(HandshakeError):
+            await SealedClient(password="guess 1").run("127.0.0.1", port)
+        with pytest.raises(HandshakeError) as slowed:
+            await SealedClient(password="guess 2").run("127.0.0.1", port)
+        assert slowed.value.code == "throttled" and "try again in" in str(slowed.value)
+        await host.close()
+
+    asyncio.run(main())
+
+
+# -- chat ---------------------------------------------------------------------------------------------
+class Flooder(SealedClient):
+    """A hostile client: once in the waiting room, it sends chat lines as fast as it can."""
+
+    lines = 40
+
+    def _heard(self, msg: dict[str, Any]) -> None:
+        super()._heard(msg)
+        if msg.get("k") == "lobby" and not getattr(self, "_flooded", False):
+            self._flooded = True
+            for i in range(self.lines):
+                self.say(f"spam {i}")
+
+
+def test_chat_is_cleaned_and_a_flood_is_cut_off() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=4, people=3, rounds=1)
+        told: list[tuple[str, dict[str, Any]]] = []
+        host.listeners.append(lambda kind, msg: told.append((kind, msg)))
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        ann = SealedClient(name="Ann")
+        heard = heard_by(ann)
+        a = asyncio.ensure_future(ann.run("127.0.0.1", port))
+        await until(lambda: len(host.waiting) == 1)
+        ann.say("hi \x1b[2J\x1b]0;owned\x07there\r\nfriend")
+        await until(lambda: any(k == "chat" for k, _ in heard))
+        line = next(m for k, m in heard if k == "chat")
+        assert line == {"k": "chat", "from": "Ann", "text": "hi there friend"}
+        # The flood: at most a burst reaches anyone, then the link is closed and its seat freed.
+        flood = Flooder(name="Flo")
+        f = asyncio.ensure_future(flood.run("127.0.0.1", port))
+        await until(lambda: f.done())
+        with pytest.raises((ConnectionError, framing.FrameError, NetError)):
+            f.result()
+        spam = [m for k, m in told if k == "chat" and m["from"] == "Flo"]
+        assert 1 <= len(spam) <= CHAT_BURST + 1
+        refused = [why for who, why in host.refused if why.startswith("a chat line")]
+        assert len(refused) == MAX_REFUSED
+        await until(lambda: [w.name for w in host.waiting] == ["Ann"])
+        # The room goes on: two more join and the match plays clean.
+        rest = [SealedClient(name=n).run("127.0.0.1", port) for n in ("Bo", "Cy")]
+        peers = await asyncio.wait_for(asyncio.gather(a, *rest, running), 120)
+        assert all(p.alarm is None for p in peers)
+        assert sum(1 for k, m in heard if k == "chat" and m["from"] == "Flo") <= CHAT_BURST + 1
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_the_host_chats_and_a_spectator_hears_it() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1, name="Hal")
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        watcher = SealedClient(spectator=True)
+        heard = heard_by(watcher)
+        w = asyncio.ensure_future(watcher.run("127.0.0.1", port))
+        await until(lambda: host.watchers)
+        host.say("welcome\x1b[31m!")
+        await until(lambda: any(k == "chat" for k, _ in heard))
+        assert [m for k, m in heard if k == "chat"] == [{"k": "chat", "from": "Hal", "text": "welcome !"}]
+        await asyncio.wait_for(asyncio.gather(running, SealedClient().run("127.0.0.1", port), w), 120)
+        await host.close()
+
+    asyncio.run(main())
+
+
+# -- the start ----------------------------------------------------------------------------------------
+class ShortNames(SealedHost):
+    """A hostile host: its start names fewer seats than it gives holders."""
+
+    def seat_names(self, owners: list[int]) -> list[str]:
+        return super().seat_names(owners)[:-1]
+
+
+class StolenSeat(SealedHost):
+    """A hostile host: its start gives the client's seat to a participant not in the roster."""
+
+    def owners(self) -> list[int]:
+        return [7 if o else o for o in super().owners()]
+
+
+@pytest.mark.parametrize("host_class,words", [(ShortNames, "names 2 seats but gives holders for 3"),
+                                              (StolenSeat, "held by no participant")])
+def test_a_client_refuses_a_start_that_does_not_describe_the_table(host_class: type[SealedHost],
+                                                                   words: str) -> None:
+    async def main() -> None:
+        host = host_class(variant="classic", seats=3, people=1, rounds=1)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        with pytest.raises(StartRefused) as refused:
+            await asyncio.wait_for(SealedClient().run("127.0.0.1", port), 30)
+        assert refused.value.code == "start" and words in str(refused.value), refused.value
+        running.cancel()
+        await host.close()
+
+    asyncio.run(main())
+
+
+def _start(**over: Any) -> tuple[dict[str, Any], bytes]:
+    me = Identity.generate().public
+    start = {"k": "start", "roster": [[0, Identity.generate().public], [1, me]], "owners": [0, 1, 0],
+             "names": ["a", "b", "c"], "variant": "classic", "options": None, "game": bytes(16), "rounds": 1,
+             "level": "normal", "pid": 1}
+    start.update(over)
+    return start, me
+
+
+@pytest.mark.parametrize("over,words", [
+    ({"names": ["a"]}, "1 seats, but classic is for 2 to 10"),
+    ({"owners": [0, 1]}, "names 3 seats but gives holders for 2"),
+    ({"owners": [0, 1, True]}, "held by no participant"),
+    ({"pid": 0}, "not in the roster under the number it was given"),
+    ({"roster": [[1, b"x" * 32]]}, "the host (participant 0) is not in the roster"),
+    ({"variant": "poker"}, "not one this client knows"),
+    ({"rounds": 0}, "rounds"),
+    ({"level": "godlike"}, "bot level"),
+    ({"game": b"short"}, "16 bytes"),
+    ({"names": "abc"}, "lacks"),
+])
+def test_check_start_names_what_is_wrong(over: dict[str, Any], words: str) -> None:
+    start, me = _start(**over)
+    with pytest.raises(StartRefused) as refused:
+        check_start(start, me)
+    assert words in str(refused.value)
+    good, me = _start()
+    check_start(good, me)  # the same start without the fault is accepted
+
+
+def test_a_full_table_refuses_in_words() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        first = asyncio.ensure_future(SealedClient(peer_class=SealedPeer).run("127.0.0.1", port))
+        await until(lambda: host._start is not None)
+        with pytest.raises(HandshakeError) as full:
+            await SealedClient().run("127.0.0.1", port)
+        assert full.value.code == "full" and "has started" in str(full.value)
+        await asyncio.wait_for(asyncio.gather(first, running), 120)
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_a_plain_refusal_is_read_as_one_and_anything_else_is_not() -> None:
+    refused = link_mod._refusal(framing.pack({"k": "refuse", "code": "password", "reason": "no\x1b[2J"}))
+    assert refused is not None and refused.code == "password" and refused.reason == "no"
+    assert link_mod._refusal(b"\x00\x01junk") is None
