@@ -287,3 +287,59 @@ def test_a_plain_refusal_is_read_as_one_and_anything_else_is_not() -> None:
     refused = link_mod._refusal(framing.pack({"k": "refuse", "code": "password", "reason": "no\x1b[2J"}))
     assert refused is not None and refused.code == "password" and refused.reason == "no"
     assert link_mod._refusal(b"\x00\x01junk") is None
+
+
+# -- leaving for good --------------------------------------------------------------------------------
+def test_one_who_leaves_for_good_voids_the_round_and_everyone_is_told() -> None:
+    """A participant's keys leave with it: the round cannot end, so after the host's grace every peer
+    ends the match with the round void (not an alarm about anyone), rather than waiting forever."""
+    from net.sealing import Voided
+
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=2, grace=0.2)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        stay, leave = SealedClient(name="Stay"), SealedClient(name="Leave", peer_class=Slow)
+        s = asyncio.ensure_future(stay.run("127.0.0.1", port))
+        await until(lambda: len(host.waiting) == 1)
+        gone = asyncio.ensure_future(leave.run("127.0.0.1", port))
+        await until(lambda: leave.peer is not None and getattr(leave.peer, "game", None) is not None)
+        gone.cancel()  # Leave's program ends mid-round: its link closes
+        got = await asyncio.wait_for(asyncio.gather(running, s, return_exceptions=True), 60)
+        for v in got:
+            assert isinstance(v, Voided), v
+            assert v.who == 2 and v.round == 0 and "Leave left the table" in v.why
+        assert host.voided == {"r": 0, "who": 2, "why": got[0].why}
+        assert stay.peer is not None and stay.peer.verdicts == []  # the round never ended
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_only_the_host_may_void_a_round() -> None:
+    """A participant that signs a void of its own is named, not obeyed."""
+    class Voider(SealedPeer):
+        def _act(self) -> None:
+            if not getattr(self, "_voided", False):
+                self._voided = True
+                self.send({"k": "svoid", "r": self.round, "who": 0, "why": "I say so"})
+            super()._act()
+
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1)
+        port = await host.start()
+        got = await asyncio.wait_for(asyncio.gather(
+            host.run(), SealedClient(peer_class=Voider).run("127.0.0.1", port), return_exceptions=True), 60)
+        from net.sealing import Voided
+
+        assert not isinstance(got[0], Voided)
+        assert got[0].fault.code == "protocol" and got[0].fault.culprit == 1, got[0]
+        await host.close()
+
+    asyncio.run(main())
+
+
+class Slow(SealedPeer):
+    """A peer whose seat never moves (its person gone quiet): the round waits on it."""
+
+    auto = False

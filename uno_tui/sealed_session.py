@@ -9,6 +9,8 @@ to the screen as a :class:`~uno_tui.session.SessionChanged`.
 
 from __future__ import annotations
 
+import asyncio
+
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
 
@@ -99,6 +101,13 @@ class SealedSession:
 __all__ = ["ScreenPeer", "SealedSession"]
 
 
+def _leave_on_alarm(app: object, task: "asyncio.Future[object]") -> None:
+    """The table stopped (an alarm, a void round, a lost link): the screen closes, and the command says
+    why on the terminal (a frozen table would say nothing)."""
+    if not task.cancelled() and task.exception() is not None:
+        app.exit()  # type: ignore[attr-defined]
+
+
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
                     password: str | None = None, **_ignored: object) -> int:
     """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
@@ -126,7 +135,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return 2
     from .netplay.app import default_name
 
-    from net.sealing.serve import printer
+    from net.sealing.serve import alarm_text, printer
 
     client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password)
     shown = printer(sys.stdout)
@@ -142,6 +151,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
             await asyncio.sleep(0.02)
         client.listeners.remove(shown)  # the screen is the table's now
         app = UnoApp(SealedSession(client.peer), config=TableConfig(english=english))
+        playing.add_done_callback(lambda t: _leave_on_alarm(app, t))
         await app.run_async()
         if not playing.done():
             playing.cancel()
@@ -156,7 +166,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     try:
         return asyncio.run(main())
     except Alarm as a:
-        print(f"uno-tui join: alarm: {a}", file=sys.stderr)
+        print(f"uno-tui join: {alarm_text(a)}", file=sys.stderr)
         return 1
     except (OSError, NetError) as e:
         print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
@@ -168,7 +178,8 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
 def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
-                           name: str | None = None, password: str | None = None, **_ignored: object) -> int:
+                           name: str | None = None, password: str | None = None, grace: float = 30.0,
+                           **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
@@ -187,12 +198,12 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     if options is None:
         return 2
     from net.commands import listen_error
-    from net.sealing.serve import join_lines, printer
+    from net.sealing.serve import alarm_text, join_lines, printer
     from net.sealing.room import lobby_text
 
     host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
                       rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
-                      password=password)
+                      password=password, grace=grace)
     shown = printer(sys.stdout)
     host.listeners.append(shown)
 
@@ -221,7 +232,9 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
             with contextlib.suppress(Exception):
                 loop.remove_reader(sys.stdin.fileno())
             host.listeners.remove(shown)  # the screen is the table's now
-            await UnoApp(SealedSession(host.peer), config=TableConfig(english=english)).run_async()
+            app = UnoApp(SealedSession(host.peer), config=TableConfig(english=english))
+            running.add_done_callback(lambda t: _leave_on_alarm(app, t))
+            await app.run_async()
             if not running.done():
                 print("uno-tui host: you left the sealed table; its round cannot go on without you", file=sys.stderr)
                 return 1
@@ -234,7 +247,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     try:
         return asyncio.run(main())
     except Alarm as a:
-        print(f"uno-tui host: alarm: {a}", file=sys.stderr)
+        print(f"uno-tui host: {alarm_text(a)}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)

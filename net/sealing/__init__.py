@@ -14,7 +14,7 @@ The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` /
 
 from .lockstep import SealedPeer
 from .relay import SealedClient, SealedHost
-from .signed import Alarm
+from .signed import Alarm, Voided
 from .store import SecretStore
 
-__all__ = ["Alarm", "SealedClient", "SealedHost", "SealedPeer", "SecretStore"]
+__all__ = ["Alarm", "SealedClient", "SealedHost", "SealedPeer", "SecretStore", "Voided"]

@@ -46,7 +46,8 @@ from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 from .roundend import RoundEnd
-from .signed import TAG, Alarm, sign
+from ..messages import clean_text
+from .signed import TAG, Alarm, Voided, sign
 from .store import SecretStore
 
 Slot = tuple[int, int]
@@ -144,6 +145,12 @@ class SealedPeer(RoundEnd):
                               body.get("culprit")), told=True)
         if body.get("k") == "saccuse":
             raise Alarm(self._accusation(author, body), told=True)
+        if body.get("k") == "svoid":  # the host's word that a participant left for good (relay.py)
+            if author != 0:
+                raise Alarm(Fault("protocol", "a void by someone who is not the host", author))
+            who = body.get("who")
+            raise Voided(getattr(self, "round", 0), who if isinstance(who, int) else None,
+                         clean_text(body.get("why") or "a participant left the table for good", 200))
         return author, body
 
     async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,

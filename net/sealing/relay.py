@@ -34,7 +34,7 @@ from . import link as link_mod
 from .link import Link
 from .lockstep import SealedPeer
 from .room import ChatBrake, StartRefused, chat_line, check_start
-from .signed import TAG
+from .signed import TAG, sign
 from .store import SecretStore
 
 MAX_REFUSED = 8
@@ -59,7 +59,7 @@ class SealedHost:
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, host_person: bool = False, name: str = "Host",
-                 password: str | None = None) -> None:
+                 password: str | None = None, grace: float = 30.0) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
@@ -92,6 +92,13 @@ class SealedHost:
         self.peer: SealedPeer | None = None
         self.refused: list[tuple[int | None, str]] = []
         self.password = password
+        self.grace = grace
+        """Seconds a participant's seat waits for its link to come back before the host voids the round
+        (its keys left with it: nobody can open the cards it holds a key to)."""
+        self.voided: dict[str, Any] | None = None
+        """The void the host logged (``{r, who, why}``), if it did."""
+        self._done = False
+        self._timers: set[asyncio.Future[None]] = set()
         """The table's password (None: anyone with the address may join)."""
         self.throttle = PasswordThrottle()
         """Slows down whoever guesses the password wrong, per address (as the open host's)."""
@@ -112,6 +119,8 @@ class SealedHost:
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         seat: _Waiting | None = None
+        link: Link | None = None
+        ident = b""
         try:
             link, ident = await link_mod.accept(reader, writer, self.identity, self.password, self.throttle)
             hello = await asyncio.wait_for(link.recv(), link_mod.TIMEOUT)
@@ -165,6 +174,26 @@ class SealedHost:
                 self.waiting.remove(seat)  # left the waiting room: its place is open again
                 self._joined.clear()
                 self._tell_lobby()
+            pid = self._pid_of(ident) if self._start is not None else None
+            if pid is not None and link is not None and self.links.get(pid) is link and not self._done:
+                task = asyncio.ensure_future(self._absent(pid, link))
+                self._timers.add(task)
+                task.add_done_callback(self._timers.discard)
+
+    async def _absent(self, pid: int, link: Link) -> None:
+        """A participant's link is gone: if no other takes its place within :attr:`grace`, the round is void."""
+        await asyncio.sleep(self.grace)
+        if self.links.get(pid) is link and not self._done:
+            name = self._name_of(self.identities[pid])
+            self.void(pid, f"{name} left the table and did not come back within {self.grace:g} s")
+
+    def void(self, pid: int, why: str) -> None:
+        """Log the host's signed word that participant ``pid`` left for good: every peer ends the match
+        with the round void (:class:`net.sealing.signed.Voided`)."""
+        if self.voided is not None or self.peer is None:
+            return
+        self.voided = {"r": getattr(self.peer, "round", 0), "who": pid, "why": why}
+        self._own(sign(self.identity, {"k": "svoid", **self.voided}))
 
     async def _serve(self, link: Link, ident: bytes) -> None:
         """Read one participant's link: its signed messages into the log, its chat to everyone; refused
@@ -320,10 +349,15 @@ class SealedHost:
                                     rounds=self.rounds, manual=self.host_seats if self.host_person else ())
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
-        await self.peer.run()
+        try:
+            await self.peer.run()
+        finally:
+            self._done = True
         return self.peer
 
     async def close(self) -> None:
+        for t in list(self._timers):
+            t.cancel()
         for w in [*self.links.values(), *(w.link for w in self.waiting)]:
             w.close()
         if self._server is not None:

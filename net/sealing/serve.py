@@ -20,7 +20,7 @@ from ..errors import NetError
 from ..identity import fingerprint
 from ..messages import clean_text
 from .lockstep import SealedPeer
-from .signed import Alarm
+from .signed import Alarm, Voided
 from .relay import SealedClient, SealedHost
 from .room import heard, lobby_text
 
@@ -78,6 +78,13 @@ def sealable_variants() -> list[str]:
     return [v for v in sorted(core.VARIANTS) if core.variant_class(v).sealable]
 
 
+def alarm_text(a: Alarm) -> str:
+    """An alarm in words; a void (someone left for good) is said as what it is, not as a fraud."""
+    if isinstance(a, Voided):
+        return f"round {a.round + 1} is void: {a.why} (their keys left with them); no score is kept for it"
+    return f"alarm: {a}"
+
+
 def report(peer: SealedPeer, out: TextIO) -> int:
     """Print each round's verdicts and the scores; the exit status."""
     status = 0
@@ -128,13 +135,13 @@ def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
-                    name: str = "Host", **_ignored: Any) -> int:
+                    name: str = "Host", grace: float = 30.0, **_ignored: Any) -> int:
     out = out or sys.stdout
     options = table_settings(variant, seats, bots, options)
     if options is None:
         return 2
     host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
-                      rounds=rounds, bot_level=bot_level, password=password, name=name)
+                      rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace)
     host.listeners.append(printer(out))
 
     async def serve() -> int:
@@ -152,7 +159,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         try:
             peer = await host.run()
         except Alarm as a:
-            print(f"alarm: {a}", file=out)
+            print(alarm_text(a), file=out)
             return 1
         finally:
             await host.close()
@@ -179,7 +186,7 @@ def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot",
         try:
             peer = await client.run(where, port, fp)
         except Alarm as a:
-            print(f"uno-tui bot: alarm: {a}", file=out)
+            print(f"uno-tui bot: {alarm_text(a)}", file=out)
             return 1
         except (OSError, NetError) as e:
             print(f"uno-tui bot: cannot join {address}: {e}", file=sys.stderr)
