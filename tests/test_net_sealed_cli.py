@@ -143,3 +143,15 @@ def test_the_open_headless_host_says_first_that_it_sees_every_hand(tmp_path: Any
     finally:
         host.kill()
     assert "open host (--trusted-host): this host can see every hand" in host.lines[0]
+
+
+@pytest.mark.parametrize("argv,words", [(["--turn-timer", "0"], "--turn-timer must be more than 0"),
+                                        (["--grace", "-1"], "--grace must be 0 seconds or more")])
+def test_a_sealed_host_refuses_a_bad_timer_or_grace(argv: list[str], words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_tui.cli import main
+
+    for headless in (["--headless"], []):
+        assert main(["host", *headless, *argv]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err

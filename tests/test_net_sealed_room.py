@@ -343,3 +343,58 @@ class Slow(SealedPeer):
     """A peer whose seat never moves (its person gone quiet): the round waits on it."""
 
     auto = False
+
+
+# -- the turn timer ----------------------------------------------------------------------------------
+class Absent(SealedPeer):
+    """A person who never touches the keys: the seat is theirs to play (no bot chooses for it)."""
+
+    auto = False
+
+
+class Deaf(Absent):
+    """A hostile client: connected, but it lets its turn timer run out and sends nothing."""
+
+    def _out_of_time(self, p: int, version: int) -> None:
+        pass
+
+
+def test_a_person_out_of_time_has_their_own_clients_bot_move_for_them() -> None:
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1, turn_timer=0.02)
+        port = await host.start()
+        client = SealedClient(peer_class=Absent)
+        timed: list[int] = []
+        running = asyncio.ensure_future(host.run())
+        joined = asyncio.ensure_future(client.run("127.0.0.1", port))
+        await until(lambda: client.peer is not None)
+        client.peer.timeouts.append(timed.append)  # type: ignore[union-attr]
+        peer, _ = await asyncio.wait_for(asyncio.gather(joined, running), 120)
+        assert peer.alarm is None and all(v["ok"] for v in peer.verdicts) and len(peer.verdicts) == 2
+        assert timed and set(timed) == {0}  # the person's seat, every move its bot's
+        assert any(p == 0 for p, _ in host.peer.moves)  # type: ignore[union-attr]
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_a_client_that_lets_the_timer_run_out_and_sends_nothing_voids_the_round() -> None:
+    from net.sealing import Voided
+
+    async def main() -> None:
+        host = SealedHost(variant="classic", seats=2, people=1, rounds=1, turn_timer=0.02, grace=0.1)
+        port = await host.start()
+        got = await asyncio.wait_for(asyncio.gather(
+            host.run(), SealedClient(peer_class=Deaf, name="Dee").run("127.0.0.1", port), return_exceptions=True),
+            60)
+        for v in got:
+            assert isinstance(v, Voided) and v.who == 1 and "Dee sent nothing" in v.why, v
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_a_start_whose_timer_is_not_a_time_is_refused() -> None:
+    start, me = _start(timer=-1)
+    with pytest.raises(StartRefused, match="turn timer"):
+        check_start(start, me)

@@ -179,7 +179,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
                            name: str | None = None, password: str | None = None, grace: float = 30.0,
-                           **_ignored: object) -> int:
+                           turn_timer: float | None = None, **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
@@ -201,9 +201,13 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     from net.sealing.serve import alarm_text, join_lines, printer
     from net.sealing.room import lobby_text
 
-    host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
-                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
-                      password=password, grace=grace)
+    try:
+        host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
+                          rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
+                          password=password, grace=grace, turn_timer=turn_timer)
+    except ValueError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return 2
     shown = printer(sys.stdout)
     host.listeners.append(shown)
 

@@ -59,10 +59,14 @@ class SealedHost:
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, host_person: bool = False, name: str = "Host",
-                 password: str | None = None, grace: float = 30.0) -> None:
+                 password: str | None = None, grace: float = 30.0, turn_timer: float | None = None) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
+        if turn_timer is not None and not turn_timer > 0:
+            raise ValueError(f"--turn-timer must be more than 0 seconds, not {turn_timer:g}")
+        if not grace >= 0:
+            raise ValueError(f"--grace must be 0 seconds or more, not {grace:g}")
         self.variant, self.seats, self.people = variant, seats, people
         self.options = options
         self.identity = identity or Identity.generate()
@@ -95,6 +99,10 @@ class SealedHost:
         self.grace = grace
         """Seconds a participant's seat waits for its link to come back before the host voids the round
         (its keys left with it: nobody can open the cards it holds a key to)."""
+        self.turn_timer = turn_timer
+        """Seconds a person has for a decision before its own client's bot makes it; a participant the
+        table still waits on :attr:`grace` seconds after that (connected but silent) voids the round."""
+        self._last = 0.0
         self.voided: dict[str, Any] | None = None
         """The void the host logged (``{r, who, why}``), if it did."""
         self._done = False
@@ -290,6 +298,8 @@ class SealedHost:
     def append(self, entry: dict[str, Any]) -> None:
         """Log ``entry`` and send it to everyone (the host's own peer included)."""
         self.log.append(entry)
+        with contextlib.suppress(RuntimeError):  # no loop: a test feeding the log by hand
+            self._last = asyncio.get_running_loop().time()
         body = framing.pack({"k": "log", "e": entry})
         self.frames.append(body)
         self.log_bodies.append(body)
@@ -338,7 +348,8 @@ class SealedHost:
         roster = [[p, i] for p, i in sorted(self.identities.items())]
         self.names = names
         self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
-                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level}
+                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level,
+                       "timer": self.turn_timer}
         for pid, w in self.links.items():
             self._catch_up(w, pid)
         for w in self.watchers:
@@ -346,14 +357,33 @@ class SealedHost:
         self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
                                     roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
                                     send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
-                                    rounds=self.rounds, manual=self.host_seats if self.host_person else ())
+                                    rounds=self.rounds, manual=self.host_seats if self.host_person else (),
+                                    turn_timer=self.turn_timer)
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
+        watch = asyncio.ensure_future(self._watch()) if self.turn_timer is not None else None
         try:
             await self.peer.run()
         finally:
             self._done = True
+            if watch is not None:
+                watch.cancel()
         return self.peer
+
+    async def _watch(self) -> None:
+        """The turn timer's backstop: when the log has not grown for the timer and the grace, the round
+        is void, naming a participant the table waits on (its client should have moved by itself)."""
+        assert self.turn_timer is not None and self.peer is not None
+        loop = asyncio.get_running_loop()
+        self._last = loop.time()
+        limit = self.turn_timer + self.grace
+        while not self._done:
+            await asyncio.sleep(max(0.05, self._last + limit - loop.time()))
+            late = sorted(p for p in self.peer.waiting_on if p != 0)
+            if loop.time() - self._last >= limit and late:
+                name = self._name_of(self.identities[late[0]])
+                self.void(late[0], f"{name} sent nothing for {limit:g} s (the turn timer and the grace)")
+                return
 
     async def close(self) -> None:
         for t in list(self._timers):
@@ -415,7 +445,9 @@ class SealedClient:
                 identity=None if pid is None else self.identity,
                 send=lambda signed: link.send({"k": "msg", **signed}),
                 secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
-                already=sum(1 for e in backlog if e.get("from") == pid))
+                already=sum(1 for e in backlog if e.get("from") == pid), turn_timer=start.get("timer"),
+                **({"manual": (q for q, o in enumerate(start["owners"]) if o == pid)} if not self.peer_class.auto
+                   else {}))
             for e in backlog:
                 peer.feed(e)
 

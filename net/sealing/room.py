@@ -125,6 +125,9 @@ def check_start(start: dict[str, Any], identity: bytes | None) -> None:
     rounds = start.get("rounds")
     if rounds is not None and not (isinstance(rounds, int) and not isinstance(rounds, bool) and rounds >= 1):
         raise StartRefused("the number of rounds is not a whole number from 1")
+    timer = start.get("timer")
+    if timer is not None and not (isinstance(timer, (int, float)) and not isinstance(timer, bool) and timer > 0):
+        raise StartRefused("the turn timer is not a number of seconds above 0")
     if start.get("options") is not None and not isinstance(start["options"], dict):
         raise StartRefused("the variant's options are not a map")
     from core.bots import LEVELS

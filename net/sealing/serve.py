@@ -135,13 +135,19 @@ def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
-                    name: str = "Host", grace: float = 30.0, **_ignored: Any) -> int:
+                    name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
+                    **_ignored: Any) -> int:
     out = out or sys.stdout
     options = table_settings(variant, seats, bots, options)
     if options is None:
         return 2
-    host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
-                      rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace)
+    try:
+        host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
+                          rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace,
+                          turn_timer=turn_timer)
+    except ValueError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return 2
     host.listeners.append(printer(out))
 
     async def serve() -> int:
