@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import logging
 import sys
@@ -225,8 +226,13 @@ def run_audit(path: str, out: TextIO | None = None) -> int:
     2 not a transcript to audit (a missing file, a moves record), 3
     incomplete (cut short, or no round closed in it). See :mod:`net.transcript`.
     """
+    from .sealing import transcript as sealed
     from .transcript import VERIFIED, audit_path
 
+    with contextlib.suppress(OSError):
+        with open(path, "rb") as f:
+            if sealed.is_sealed(f.read(len(sealed.MAGIC))):
+                audit_path = sealed.audit_path  # noqa: F811  (a sealed table's transcript)
     result = audit_path(path)
     print(f"{path}: {result.text}", file=out or (sys.stdout if result.status == VERIFIED else sys.stderr))
     return result.status

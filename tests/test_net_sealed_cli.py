@@ -38,6 +38,14 @@ def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFix
     assert got == {"host": 0, "bot0": 0, "bot1": 0}
     out = capsys.readouterr().out
     assert out.count("round 1: 3 verdicts, every audit clean") == 3
+    # The host and each bot wrote the log as they received it: `uno-tui audit` verifies each copy.
+    from uno_tui.cli import main
+
+    paths = [line.split()[1] for line in out.splitlines() if line.startswith("transcript: ")]
+    assert len(paths) == 3 and len(set(paths)) == 3
+    for path in paths:
+        assert main(["audit", path]) == 0
+    assert "verified: 1 round(s) of a sealed classic table" in capsys.readouterr().out
 
 
 def _retrying_bot(port: int) -> int:

@@ -135,9 +135,11 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return 2
     from .netplay.app import default_name
 
-    from net.sealing.serve import alarm_text, printer
+    from net.sealing.serve import alarm_text, printer, transcript_line
+    from net.transcript import default_transcript_dir
 
-    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password)
+    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password,
+                          transcript_dir=default_transcript_dir())
     shown = printer(sys.stdout)
     client.listeners.append(shown)
 
@@ -173,6 +175,9 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        if client.transcript is not None:
+            print(transcript_line(client.transcript))
 
 
 def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
@@ -198,13 +203,15 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     if options is None:
         return 2
     from net.commands import listen_error
-    from net.sealing.serve import alarm_text, join_lines, printer
+    from net.sealing.serve import alarm_text, join_lines, printer, transcript_line
+    from net.transcript import default_transcript_dir
     from net.sealing.room import lobby_text
 
     try:
         host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
                           rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
-                          password=password, grace=grace, turn_timer=turn_timer)
+                          password=password, grace=grace, turn_timer=turn_timer,
+                          transcript_dir=default_transcript_dir())
     except ValueError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return 2
@@ -247,6 +254,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
         finally:
             running.cancel()
             await host.close()
+            if host.transcript is not None:
+                print(transcript_line(host.transcript))
 
     try:
         return asyncio.run(main())

@@ -36,6 +36,7 @@ from .lockstep import SealedPeer
 from .room import ChatBrake, StartRefused, chat_line, check_start
 from .signed import TAG, sign
 from .store import SecretStore
+from .transcript import SealedTranscript
 
 MAX_REFUSED = 8
 """Messages a link may send that are refused (not signed by its identity, not a message) before
@@ -59,7 +60,8 @@ class SealedHost:
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, host_person: bool = False, name: str = "Host",
-                 password: str | None = None, grace: float = 30.0, turn_timer: float | None = None) -> None:
+                 password: str | None = None, grace: float = 30.0, turn_timer: float | None = None,
+                 transcript_dir: str | Path | None = None) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
@@ -103,6 +105,9 @@ class SealedHost:
         """Seconds a person has for a decision before its own client's bot makes it; a participant the
         table still waits on :attr:`grace` seconds after that (connected but silent) voids the round."""
         self._last = 0.0
+        self.transcript_dir = transcript_dir
+        """Where the host writes the match's transcript (None: nowhere), which ``uno-tui audit`` checks."""
+        self.transcript: SealedTranscript | None = None
         self.voided: dict[str, Any] | None = None
         """The void the host logged (``{r, who, why}``), if it did."""
         self._done = False
@@ -298,6 +303,8 @@ class SealedHost:
     def append(self, entry: dict[str, Any]) -> None:
         """Log ``entry`` and send it to everyone (the host's own peer included)."""
         self.log.append(entry)
+        if self.transcript is not None:
+            self.transcript.entry(entry)
         with contextlib.suppress(RuntimeError):  # no loop: a test feeding the log by hand
             self._last = asyncio.get_running_loop().time()
         body = framing.pack({"k": "log", "e": entry})
@@ -350,6 +357,10 @@ class SealedHost:
         self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
                        "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level,
                        "timer": self.turn_timer}
+        if self.transcript_dir is not None:
+            self.transcript = SealedTranscript.create(self.transcript_dir, "sealed-host", self._start)
+            for e in self.log:
+                self.transcript.entry(e)
         for pid, w in self.links.items():
             self._catch_up(w, pid)
         for w in self.watchers:
@@ -386,6 +397,8 @@ class SealedHost:
                 return
 
     async def close(self) -> None:
+        if self.transcript is not None:
+            self.transcript.close()
         for t in list(self._timers):
             t.cancel()
         for w in [*self.links.values(), *(w.link for w in self.waiting)]:
@@ -401,13 +414,17 @@ class SealedClient:
 
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, spectator: bool = False,
-                 bot_level: str | None = None, name: str = "", password: str | None = None) -> None:
+                 bot_level: str | None = None, name: str = "", password: str | None = None,
+                 transcript_dir: str | Path | None = None) -> None:
         self.identity = identity or Identity.generate()
         self.password = password
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         """Told ``("lobby", frame)`` and ``("chat", frame)`` as they come (frames as the host sent them:
         clean them for a screen with :func:`net.sealing.room.heard` / :func:`~net.sealing.room.lobby_text`)."""
         self.link: Link | None = None
+        self.transcript_dir = transcript_dir
+        """Where this client writes its own copy of the log (None: nowhere), for ``uno-tui audit``."""
+        self.transcript: SealedTranscript | None = None
         self.name = name
         """The name this client asks for at the table (the host may add a number to make it unique)."""
         self.bot_level = bot_level
@@ -439,6 +456,11 @@ class SealedClient:
                 else:
                     self._heard(msg)
             pid = start["pid"]
+            if self.transcript_dir is not None:
+                self.transcript = record = SealedTranscript.create(
+                    self.transcript_dir, "sealed-watch" if pid is None else f"sealed-{pid}", start)
+                for e in backlog:
+                    record.entry(e)
             self.peer = peer = self.peer_class(
                 variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]], options=start["options"], game_id=start["game"],
                 roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
@@ -457,6 +479,8 @@ class SealedClient:
                         msg = await link.recv()
                         if msg.get("k") == "log":
                             peer.feed(msg["e"])
+                            if self.transcript is not None:
+                                self.transcript.entry(msg["e"])
                         else:
                             self._heard(msg)
 
@@ -468,6 +492,8 @@ class SealedClient:
             return peer
         finally:
             writer.close()
+            if self.transcript is not None:
+                self.transcript.close()
 
     def _heard(self, msg: dict[str, Any]) -> None:
         """A waiting-room or chat frame, told to the listeners; anything else beside the log is ignored."""

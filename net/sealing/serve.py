@@ -19,10 +19,12 @@ from ..address import DEFAULT_PORT, parse_address, split_fingerprint
 from ..errors import NetError
 from ..identity import fingerprint
 from ..messages import clean_text
+from ..transcript import default_transcript_dir
 from .lockstep import SealedPeer
 from .signed import Alarm, Voided
 from .relay import SealedClient, SealedHost
 from .room import heard, lobby_text
+from .transcript import SealedTranscript
 
 
 def check_table(variant: str, seats: int, bots: int) -> str | None:
@@ -76,6 +78,12 @@ def open_host_only(opts: dict[str, Any], *, headless: bool) -> str | None:
 
 def sealable_variants() -> list[str]:
     return [v for v in sorted(core.VARIANTS) if core.variant_class(v).sealable]
+
+
+def transcript_line(record: SealedTranscript | None) -> str:
+    if record is None:
+        return "no transcript: the table never started"
+    return f"transcript: {record.path}   (check it with: uno-tui audit {record.path})"
 
 
 def alarm_text(a: Alarm) -> str:
@@ -144,7 +152,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
     try:
         host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
                           rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace,
-                          turn_timer=turn_timer)
+                          turn_timer=turn_timer, transcript_dir=default_transcript_dir())
     except ValueError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return 2
@@ -169,6 +177,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
             return 1
         finally:
             await host.close()
+            print(transcript_line(host.transcript), file=out)
         return report(peer, out)
 
     try:
@@ -186,7 +195,7 @@ def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot",
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
-    client = SealedClient(bot_level=level, name=name, password=password)
+    client = SealedClient(bot_level=level, name=name, password=password, transcript_dir=default_transcript_dir())
 
     async def play() -> int:
         try:
@@ -197,6 +206,9 @@ def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot",
         except (OSError, NetError) as e:
             print(f"uno-tui bot: cannot join {address}: {e}", file=sys.stderr)
             return 1
+        finally:
+            if client.transcript is not None:
+                print(transcript_line(client.transcript), file=out)
         return report(peer, out)
 
     try:
