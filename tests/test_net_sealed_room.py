@@ -15,7 +15,7 @@ from net.secure import HandshakeError
 from net.sealing import SealedClient, SealedHost, SealedPeer
 from net.sealing import link as link_mod
 from net.sealing.relay import MAX_REFUSED
-from net.sealing.room import CHAT_BURST, StartRefused, check_start
+from net.sealing.room import CHAT_BURST, StartRefused, check_start, clean_lobby, lobby_text
 
 
 async def until(what: Any, *, timeout: float = 30) -> None:
@@ -43,12 +43,14 @@ def test_the_waiting_room_shows_each_seat_to_everyone_before_the_deal() -> None:
         running = asyncio.ensure_future(host.run())
         a = asyncio.ensure_future(ann.run("127.0.0.1", port))
         await until(lambda: ann_heard)
-        assert ann_heard[-1][1]["seats"] == [{"name": "Bot 1", "kind": "bot"}, {"name": "Ann", "kind": "player"},
-                                             {"name": "", "kind": "open"}]
+        room = clean_lobby(ann_heard[-1][1])
+        assert room is not None and [(s["name"], s["kind"]) for s in room["seats"]] == [
+            ("Bot 1", "bot"), ("Ann", "human"), ("", "open")]
+        assert lobby_text(ann_heard[-1][1]) == "waiting room: 1: Bot 1 (bot) | 2: Ann | 3: open"
         assert told[-1] == ann_heard[-1]  # the host's own screen sees the same room
         b = asyncio.ensure_future(bo.run("127.0.0.1", port))
         await until(lambda: len(ann_heard) >= 2)
-        assert ann_heard[-1][1]["seats"][2] == {"name": "Bo", "kind": "player"}
+        assert ann_heard[-1][1]["seats"][2]["name"] == "Bo" and ann_heard[-1][1]["seats"][2]["kind"] == "human"
         await asyncio.wait_for(asyncio.gather(running, a, b), 120)
         assert host.peer is not None and host.peer.names == ["Bot 1", "Ann", "Bo"]
         await host.close()
@@ -68,7 +70,7 @@ def test_one_who_leaves_the_waiting_room_frees_the_seat_for_another() -> None:
         with pytest.raises(asyncio.CancelledError):
             await left
         await until(lambda: not host.waiting)
-        assert host.lobby()["seats"][0] == {"name": "", "kind": "open"}
+        assert host.lobby()["seats"][0]["kind"] == "open"
         ann, bo = SealedClient(name="Ann"), SealedClient(name="Bo")
         await asyncio.wait_for(asyncio.gather(running, ann.run("127.0.0.1", port), bo.run("127.0.0.1", port)), 120)
         assert sorted(host.peer.names) == sorted(["Ann", "Bo", "Bot 3"])  # type: ignore[union-attr]
@@ -398,3 +400,18 @@ def test_a_start_whose_timer_is_not_a_time_is_refused() -> None:
     start, me = _start(timer=-1)
     with pytest.raises(StartRefused, match="turn timer"):
         check_start(start, me)
+
+
+def test_a_hostile_hosts_room_is_cleaned_and_typed_before_any_screen() -> None:
+    room = clean_lobby({"k": "lobby", "host": "Hal\x1b]0;pwned\x07", "variant": "classic\x1b[2J",
+                        "options": {"x\x1b[1m": "y\x1b[5m", "n": 3}, "rounds": "many", "turn_timer": -4,
+                        "grace": True, "spectators": "lots",
+                        "seats": [{"kind": "admin", "name": "Ann\r\nroot#"}, {"kind": "bot", "name": 7}] * 40})
+    assert room is not None
+    assert room["host"] == "Hal" and room["variant"] == "classic" and room["options"] == {"x": "y", "n": 3}
+    assert room["rounds"] is None and room["turn_timer"] is None and room["grace"] == 0.0
+    assert room["spectators"] == 0 and len(room["seats"]) == 32 and room["sealed"]
+    assert room["seats"][0] == {"seat": 0, "kind": "open", "name": "Ann root#", "ready": True, "away": False,
+                                "bot_plays": False}
+    assert room["seats"][1]["name"] == "7"
+    assert clean_lobby({"seats": "none"}) is None and clean_lobby({"seats": [1]}) is None

@@ -10,6 +10,8 @@ to the screen as a :class:`~uno_tui.session.SessionChanged`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from typing import Any
 
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
@@ -101,11 +103,17 @@ class SealedSession:
 __all__ = ["ScreenPeer", "SealedSession"]
 
 
-def _leave_on_alarm(app: object, task: "asyncio.Future[object]") -> None:
-    """The table stopped (an alarm, a void round, a lost link): the screen closes, and the command says
-    why on the terminal (a frozen table would say nothing)."""
-    if not task.cancelled() and task.exception() is not None:
-        app.exit()  # type: ignore[attr-defined]
+async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
+    """Run ``app`` (a :class:`~uno_tui.sealed_lobby.SealedApp`: the waiting room, then the table) while
+    ``playing`` runs the table. The table stopping on an error (an alarm, a void round, a refused join)
+    closes the screen, and the command says why on the terminal."""
+    def stopped(task: "asyncio.Future[Any]") -> None:
+        if not task.cancelled() and task.exception() is not None:
+            with contextlib.suppress(Exception):
+                app.exit()
+
+    playing.add_done_callback(stopped)
+    await app.run_async()
 
 
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
@@ -113,14 +121,16 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
     open host's) and play it on this screen; 0 when the match ends with every audit clean. Until the
     deal the terminal shows the waiting room and the chat, line by line."""
-    import asyncio
     import sys
 
     from net.address import parse_address, split_fingerprint
     from net.errors import NetError
     from net.sealing import Alarm, SealedClient
+    from net.sealing.serve import alarm_text, transcript_line
+    from net.transcript import default_transcript_dir
 
-    from .app import UnoApp
+    from .netplay.app import default_name
+    from .sealed_lobby import SealedApp, SealedRoom
     from .session import TableConfig
 
     if not address:
@@ -133,31 +143,19 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     except ValueError as e:
         print(f"uno-tui join: {e}", file=sys.stderr)
         return 2
-    from .netplay.app import default_name
-
-    from net.sealing.serve import alarm_text, printer, transcript_line
-    from net.transcript import default_transcript_dir
-
     client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password,
                           transcript_dir=default_transcript_dir())
-    shown = printer(sys.stdout)
-    client.listeners.append(shown)
+    room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
+    room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
+    client.listeners.append(room.heard)
 
     async def main() -> int:
         playing = asyncio.ensure_future(client.run(where, port, fp))
-        print("waiting for the table to deal (every seat taken, every pass made)...", flush=True)
-        while client.peer is None or not hasattr(client.peer, "deal_events"):
-            if playing.done():
-                playing.result()  # its error, if the link failed
-                return 1
-            await asyncio.sleep(0.02)
-        client.listeners.remove(shown)  # the screen is the table's now
-        app = UnoApp(SealedSession(client.peer), config=TableConfig(english=english))
-        playing.add_done_callback(lambda t: _leave_on_alarm(app, t))
-        await app.run_async()
+        await _on_screen(SealedApp(room, lambda: client.peer, config=TableConfig(english=english)), playing)
         if not playing.done():
             playing.cancel()
-            print("uno-tui join: you left the sealed table; its round cannot go on without you", file=sys.stderr)
+            print("uno-tui join: you left the sealed table (once the host's grace is over, a round under way "
+                  "is void: your keys left with you)", file=sys.stderr)
             return 1
         peer = playing.result()
         bad = [v for v in peer.verdicts if not v["ok"]]
@@ -188,25 +186,20 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
-    import asyncio
-    import contextlib
     import sys
 
     from net.address import DEFAULT_PORT
+    from net.commands import listen_error
     from net.sealing import Alarm, SealedHost
-    from net.sealing.serve import table_settings
+    from net.sealing.serve import alarm_text, join_lines, table_settings, transcript_line
+    from net.transcript import default_transcript_dir
 
-    from .app import UnoApp
+    from .sealed_lobby import SealedApp, SealedRoom
     from .session import TableConfig
 
     options = table_settings(variant, seats, bots, options, host_plays=True)
     if options is None:
         return 2
-    from net.commands import listen_error
-    from net.sealing.serve import alarm_text, join_lines, printer, transcript_line
-    from net.transcript import default_transcript_dir
-    from net.sealing.room import lobby_text
-
     try:
         host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
                           rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
@@ -215,8 +208,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     except ValueError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return 2
-    shown = printer(sys.stdout)
-    host.listeners.append(shown)
+    room = SealedRoom(where="", say=host.say, start_now=host.start_now)
+    host.listeners.append(room.heard)
 
     async def main() -> int:
         want = DEFAULT_PORT if port is None else port
@@ -225,29 +218,16 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
         except OSError as e:
             print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
             return 1
-        for line in join_lines(host, bind, got):
-            print(line, flush=True)
-        if seats - bots - 1:
-            print(lobby_text(host.lobby()), flush=True)
-            print("press Enter to deal now (the open seats go to bots), or wait for every seat to fill", flush=True)
-        loop = asyncio.get_running_loop()
-        with contextlib.suppress(Exception):  # not a terminal (a pipe, a test): the table waits to fill
-            loop.add_reader(sys.stdin.fileno(), lambda: (sys.stdin.readline(), host.start_now()))
+        lines = join_lines(host, bind, got)
+        room.where = lines[1]
+        room.note(lines[0][:1].upper() + lines[0][1:] + ".")
+        room.heard("lobby", host.lobby())
         running = asyncio.ensure_future(host.run())
         try:
-            while host.peer is None or not hasattr(host.peer, "deal_events"):
-                if running.done():
-                    running.result()
-                    return 1
-                await asyncio.sleep(0.02)
-            with contextlib.suppress(Exception):
-                loop.remove_reader(sys.stdin.fileno())
-            host.listeners.remove(shown)  # the screen is the table's now
-            app = UnoApp(SealedSession(host.peer), config=TableConfig(english=english))
-            running.add_done_callback(lambda t: _leave_on_alarm(app, t))
-            await app.run_async()
+            await _on_screen(SealedApp(room, lambda: host.peer, config=TableConfig(english=english)), running)
             if not running.done():
-                print("uno-tui host: you left the sealed table; its round cannot go on without you", file=sys.stderr)
+                print("uno-tui host: you left the sealed table; a round under way cannot go on without you",
+                      file=sys.stderr)
                 return 1
             running.result()
             return 0

@@ -264,20 +264,27 @@ class SealedHost:
             self.chat(line)
 
     def lobby(self) -> dict[str, Any]:
-        """The waiting room as everyone sees it: each seat's name and kind (``host``, ``player``,
-        ``bot``, ``open``), before the seats are given."""
+        """The waiting room as everyone sees it, in the open table's lobby's shape (so the same screen
+        draws it): each seat's name and kind (``human``, ``bot``, ``open``), before the seats are given.
+        Everyone at a sealed table is ready by being there: the deal starts when the seats fill, or when
+        the host says (:meth:`start_now`)."""
         clients = self._client_seats()
         seats = []
         for q in range(self.seats):
+            seat: dict[str, Any] = {"seat": q, "ready": True, "away": False, "bot_plays": False}
             if q in clients:
                 i = clients.index(q)
-                seats.append({"name": self.waiting[i].name or f"Player {q + 1}", "kind": "player"}
-                             if i < len(self.waiting) else {"name": "", "kind": "open"})
+                seat.update({"name": self.waiting[i].name or f"Player {q + 1}", "kind": "human"}
+                            if i < len(self.waiting) else {"name": "", "kind": "open"})
             elif q in self.host_seats and self.host_person:
-                seats.append({"name": self.name, "kind": "host"})
+                seat.update(name=self.name, kind="human")
             else:
-                seats.append({"name": f"Bot {q + 1}", "kind": "bot"})
-        return {"k": "lobby", "seats": seats}
+                seat.update(name=f"Bot {q + 1}", kind="bot")
+            seats.append(seat)
+        return {"k": "lobby", "phase": "lobby", "host": self.name, "variant": self.variant,
+                "password": self.password is not None, "options": dict(self.options or {}), "rounds": self.rounds,
+                "turn_timer": self.turn_timer, "grace": self.grace, "spectators": len(self.watchers),
+                "seats": seats}
 
     def _tell_lobby(self) -> None:
         frame = self.lobby()

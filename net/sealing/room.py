@@ -70,22 +70,42 @@ def heard(msg: dict[str, Any]) -> tuple[str, str]:
     return clean_text(msg.get("from") or "?", MAX_NAME), clean_text(msg.get("text") or "", MAX_CHAT)
 
 
-def lobby_seats(msg: dict[str, Any]) -> list[tuple[str, str]]:
-    """A ``lobby`` frame's seats as a client shows them: ``(name, kind)`` per seat, cleaned."""
+def clean_lobby(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """A ``lobby`` frame as a client may show it: every field of the shape the lobby screen reads,
+    typed and cleaned (the host's word is not trusted to have done it); None for one too broken to show."""
     seats = msg.get("seats")
-    if not isinstance(seats, list):
-        return []
-    out = []
-    for s in seats[:MAX_SEATS]:
-        if isinstance(s, dict):
-            out.append((clean_text(s.get("name") or "", MAX_NAME), clean_text(s.get("kind") or "", 12)))
-    return out
+    if not isinstance(seats, list) or not seats:
+        return None
+
+    def number(v: Any) -> float | None:
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 else None
+
+    out_seats = []
+    for q, s in enumerate(seats[:MAX_SEATS]):
+        if not isinstance(s, dict):
+            return None
+        kind = s.get("kind") if s.get("kind") in ("human", "bot", "open") else "open"
+        out_seats.append({"seat": q, "kind": kind, "name": clean_text(s.get("name") or "", MAX_NAME),
+                          "ready": True, "away": False, "bot_plays": False})
+    options = msg.get("options") if isinstance(msg.get("options"), dict) else {}
+    rounds = msg.get("rounds")
+    return {"phase": "lobby", "host": clean_text(msg.get("host") or "the host", MAX_NAME),
+            "variant": clean_text(msg.get("variant") or "?", 20), "password": bool(msg.get("password")),
+            "options": {clean_text(k, 40): v if isinstance(v, (bool, int)) else clean_text(v, 40)
+                        for k, v in list(options.items())[:40]},
+            "rounds": rounds if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0 else None,
+            "turn_timer": number(msg.get("turn_timer")), "grace": number(msg.get("grace")) or 0.0,
+            "spectators": int(number(msg.get("spectators")) or 0), "seats": out_seats, "sealed": True}
 
 
 def lobby_text(msg: dict[str, Any]) -> str:
-    """A ``lobby`` frame in one line: ``1: Ann (host) | 2: open | 3: Bot 3 (bot)``."""
-    parts = [f"{q + 1}: " + ("open" if kind == "open" else f"{name} ({kind})")
-             for q, (name, kind) in enumerate(lobby_seats(msg))]
+    """A ``lobby`` frame in one line: ``1: Ann | 2: open | 3: Bot 3 (bot)``."""
+    lobby = clean_lobby(msg)
+    if lobby is None:
+        return "waiting room: (the host sent a room this client cannot show)"
+    parts = [f"{s['seat'] + 1}: " + ("open" if s["kind"] == "open" else s["name"] + (" (bot)" if s["kind"] == "bot"
+                                                                                    else ""))
+             for s in lobby["seats"]]
     return "waiting room: " + " | ".join(parts)
 
 
@@ -145,5 +165,5 @@ def check_start(start: dict[str, Any], identity: bytes | None) -> None:
         raise StartRefused("this client was given no seat")
 
 
-__all__ = ["CHAT_BURST", "CHAT_EVERY", "ChatBrake", "StartRefused", "chat_line", "check_start", "heard",
-           "lobby_text"]
+__all__ = ["CHAT_BURST", "CHAT_EVERY", "ChatBrake", "StartRefused", "chat_line", "check_start", "clean_lobby",
+           "heard", "lobby_text"]

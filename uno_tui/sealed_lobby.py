@@ -1,0 +1,117 @@
+"""The sealed table's waiting room on the screen: the open table's :class:`~uno_tui.netplay.lobby.LobbyScreen`
+over a sealed host or client, then the table when the deal comes.
+
+:class:`SealedRoom` is the lobby's :class:`~uno_tui.netplay.lobby.Room` (and the seat's session the lobby
+reads): it keeps the host's last waiting room (cleaned by :func:`net.sealing.room.clean_lobby`) and the
+chat (cleaned by :func:`net.sealing.room.heard`), and sends the person's chat and the host's "deal now".
+:class:`SealedApp` opens on the lobby and swaps in the table screen once the peer has dealt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from textual import events
+
+from core import IllegalAction
+from net.sealing import SealedPeer
+from net.sealing.room import clean_lobby, heard
+
+from .app import UnoApp
+from .netplay.lobby import LobbyScreen
+from .netplay.news import ChatHeard, LobbyChanged, NoteAdded
+from .screens import table_screen_for
+from .sealed_session import SealedSession
+from .session import TableConfig
+
+
+class _Dealer:
+    """The host's side of the lobby's b and s keys: deal now, the open seats to the host's bots."""
+
+    def __init__(self, start_now: Callable[[], None]) -> None:
+        self.fill_with_bots = self.start_game = start_now
+
+
+class SealedRoom:
+    """The waiting room of one seat (or a host's, or a spectator's) at a sealed table."""
+
+    sealed = True
+    ready = True
+    """Being there is being ready: the deal starts when the seats fill, or when the host says."""
+
+    def __init__(self, *, where: str, say: Callable[[str], None], start_now: Callable[[], None] | None = None,
+                 spectator: bool = False) -> None:
+        self.where = where
+        self.notes: list[str] = []
+        self.lobby: dict[str, Any] | None = None
+        self.chat: list[dict[str, Any]] = []
+        self._say = say
+        self.host = _Dealer(start_now) if start_now is not None else None
+        self.is_host = start_now is not None
+        self.spectator = spectator
+        self.me: int | None = None
+        self.screen: LobbyScreen | None = None
+
+    @property
+    def session(self) -> "SealedRoom":
+        return self  # the lobby reads the seat's session from its room: here they are one
+
+    def heard(self, kind: str, msg: dict[str, Any]) -> None:
+        """A listener of :class:`net.sealing.SealedClient` / :class:`~net.sealing.SealedHost`."""
+        if kind == "lobby":
+            self.lobby = clean_lobby(msg) or self.lobby
+            if self.screen is not None:
+                self.screen.post_message(LobbyChanged(self.lobby))
+        elif kind == "chat":
+            who, text = heard(msg)
+            line = {"from": who, "seat": None, "text": text}
+            self.chat.append(line)
+            if self.screen is not None:
+                self.screen.post_message(ChatHeard(line))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+        if self.screen is not None:
+            self.screen.post_message(NoteAdded(text))
+
+    def say(self, text: str) -> None:
+        self._say(text)
+
+    def set_ready(self, ready: bool) -> None:
+        raise IllegalAction("at a sealed table being here is being ready: the deal starts when the seats fill")
+
+
+class SealedApp(UnoApp):
+    """The app of a sealed seat: the waiting room first, then the table."""
+
+    def __init__(self, room: SealedRoom, peer: Callable[[], SealedPeer | None], *,
+                 config: TableConfig | None = None) -> None:
+        """``peer()``: the seat's peer once the table has started (None before)."""
+        super().__init__(None, config=config)
+        self.room = room
+        self.peer = peer
+        room.screen = LobbyScreen(room)  # type: ignore[arg-type]
+
+    def get_default_screen(self) -> LobbyScreen:
+        assert self.room.screen is not None
+        return self.room.screen
+
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # no new-game screen (UnoApp's on_mount): the host chose the game
+        self.run_worker(self._wait_for_the_deal(), group="deal")
+
+    async def _wait_for_the_deal(self) -> None:
+        # The peer deals in its own task (every pass of every participant): looked at between frames.
+        while (p := self.peer()) is None or not hasattr(p, "deal_events"):
+            await asyncio.sleep(0.02)
+        self.dealt(p)
+
+    def dealt(self, peer: SealedPeer) -> None:
+        """The first deal is done: the table opens over the lobby."""
+        self.session = SealedSession(peer)  # type: ignore[assignment]
+        self.room.screen = None
+        self.push_screen(table_screen_for(self.session, pacing=self.pacing))
+
+
+__all__ = ["SealedApp", "SealedRoom"]
