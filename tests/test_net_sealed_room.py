@@ -415,3 +415,27 @@ def test_a_hostile_hosts_room_is_cleaned_and_typed_before_any_screen() -> None:
                                 "bot_plays": False}
     assert room["seats"][1]["name"] == "7"
     assert clean_lobby({"seats": "none"}) is None and clean_lobby({"seats": [1]}) is None
+
+
+def test_a_player_who_closed_the_terminal_joins_again_and_the_match_ends_clean(tmp_path: Any) -> None:
+    """``join`` keeps the user's key and a folder of round secrets (one file a game): the same person
+    back mid-round is let into their seat and catches up from the log."""
+    me = Identity.generate()
+
+    async def main() -> tuple[SealedHost, Any]:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1)
+        port = await host.start()
+        running = asyncio.ensure_future(host.run())
+        other = asyncio.ensure_future(SealedClient().run("127.0.0.1", port))
+        first = SealedClient(me, save_path=tmp_path, peer_class=Absent)  # a person who does not move...
+        gone = asyncio.ensure_future(first.run("127.0.0.1", port))
+        await until(lambda: first.peer is not None and hasattr(first.peer, "deal_events"))
+        gone.cancel()  # ... and closes the terminal
+        back = await asyncio.wait_for(SealedClient(me, save_path=tmp_path).run("127.0.0.1", port), 120)
+        await asyncio.wait_for(asyncio.gather(running, other), 60)
+        await host.close()
+        return host, back
+
+    host, back = asyncio.run(main())
+    assert back.alarm is None and len(back.verdicts) == 3 and all(v["ok"] for v in back.verdicts)
+    assert [p.name for p in tmp_path.iterdir()] == [f"{host.peer.game_id.hex()}.secrets"]  # type: ignore[union-attr]

@@ -90,6 +90,12 @@ class SealedSession:
             raise IllegalAction("a spectator makes no moves")
         self.peer.move(self.me, action)
 
+    @property
+    def in_progress(self) -> bool:
+        """A round under way (leaving asks first: the others' round is void once the host's grace is over)."""
+        g = self.peer.game
+        return g is not None and g.phase != "over" and self.peer.alarm is None
+
     def next_round(self) -> None:
         raise IllegalAction("the sealed table deals the next round by itself once every verdict is in")
 
@@ -125,6 +131,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
 
     from net.address import parse_address, split_fingerprint
     from net.errors import NetError
+    from net.identity import Identity
     from net.sealing import Alarm, SealedClient
     from net.sealing.serve import alarm_text, transcript_line
     from net.transcript import default_transcript_dir
@@ -143,8 +150,12 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     except ValueError as e:
         print(f"uno-tui join: {e}", file=sys.stderr)
         return 2
-    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name(), password=password,
-                          transcript_dir=default_transcript_dir())
+    # The user's own key and a folder of round secrets: a player who closed the terminal and joins
+    # again is let back into its seat and catches up from the log (tests/test_net_sealed_crash.py).
+    keep = default_transcript_dir().parent / "sealed-secrets"
+    keep.mkdir(parents=True, exist_ok=True)
+    client = SealedClient(Identity.load(), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
+                          password=password, transcript_dir=default_transcript_dir(), save_path=keep)
     room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
     room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
     client.listeners.append(room.heard)
@@ -190,6 +201,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
 
     from net.address import DEFAULT_PORT
     from net.commands import listen_error
+    from net.identity import Identity
     from net.sealing import Alarm, SealedHost
     from net.sealing.serve import alarm_text, join_lines, table_settings, transcript_line
     from net.transcript import default_transcript_dir
@@ -201,7 +213,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     if options is None:
         return 2
     try:
-        host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
+        host = SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=seats - bots - 1,
+                          options=options or None,
                           rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
                           password=password, grace=grace, turn_timer=turn_timer,
                           transcript_dir=default_transcript_dir())
@@ -219,7 +232,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
             print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
             return 1
         lines = join_lines(host, bind, got)
-        room.where = lines[1]
+        room.where = lines[1].split("   (bots")[0]
         room.note(lines[0][:1].upper() + lines[0][1:] + ".")
         room.heard("lobby", host.lobby())
         running = asyncio.ensure_future(host.run())

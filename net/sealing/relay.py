@@ -439,6 +439,8 @@ class SealedClient:
         self.spectator = spectator
         self.peer_class = peer_class
         self.save_path = Path(save_path) if save_path is not None else None
+        """Where this client keeps its round secrets: a file, or a directory holding one file a game
+        (``GAME.secrets``, so that a new table never reads another's)."""
         self.peer: SealedPeer | None = None
 
     async def run(self, host: str, port: int, fingerprint: str | None = None) -> SealedPeer:
@@ -473,7 +475,8 @@ class SealedClient:
                 roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
                 identity=None if pid is None else self.identity,
                 send=lambda signed: link.send({"k": "msg", **signed}),
-                secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
+                secrets=SecretStore(self._secrets_file(start["game"])), bot_level=self.bot_level or start["level"],
+                rounds=start["rounds"],
                 already=sum(1 for e in backlog if e.get("from") == pid), turn_timer=start.get("timer"),
                 **({"manual": (q for q, o in enumerate(start["owners"]) if o == pid)} if not self.peer_class.auto
                    else {}))
@@ -501,6 +504,11 @@ class SealedClient:
             writer.close()
             if self.transcript is not None:
                 self.transcript.close()
+
+    def _secrets_file(self, game: bytes) -> Path | None:
+        if self.save_path is None or not self.save_path.is_dir():
+            return self.save_path
+        return self.save_path / f"{game.hex()}.secrets"
 
     def _heard(self, msg: dict[str, Any]) -> None:
         """A waiting-room or chat frame, told to the listeners; anything else beside the log is ignored."""

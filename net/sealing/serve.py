@@ -17,7 +17,7 @@ import core
 
 from ..address import DEFAULT_PORT, parse_address, split_fingerprint
 from ..errors import NetError
-from ..identity import fingerprint
+from ..identity import Identity, fingerprint
 from ..messages import clean_text
 from ..transcript import default_transcript_dir
 from .lockstep import SealedPeer
@@ -150,7 +150,8 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
     if options is None:
         return 2
     try:
-        host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
+        host = SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=seats - bots,
+                          options=options or None,
                           rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace,
                           turn_timer=turn_timer, transcript_dir=default_transcript_dir())
     except ValueError as e:
