@@ -439,3 +439,35 @@ def test_a_player_who_closed_the_terminal_joins_again_and_the_match_ends_clean(t
     host, back = asyncio.run(main())
     assert back.alarm is None and len(back.verdicts) == 3 and all(v["ok"] for v in back.verdicts)
     assert [p.name for p in tmp_path.iterdir()] == [f"{host.peer.game_id.hex()}.secrets"]  # type: ignore[union-attr]
+
+
+# -- rematch ---------------------------------------------------------------------------------------
+def test_a_rematch_deals_a_new_match_to_the_same_people_in_the_same_seats(tmp_path: Any) -> None:
+    async def main() -> list[Any]:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, transcript_dir=tmp_path)
+        port = await host.start()
+        with pytest.raises(ValueError):
+            host.rematch()  # no match has ended
+        ann, bo = (SealedClient(name=n, matches=None, transcript_dir=tmp_path / n) for n in ("Ann", "Bo"))
+        playing = [asyncio.ensure_future(c.run("127.0.0.1", port)) for c in (ann, bo)]
+        first = await asyncio.wait_for(host.run(), 120)
+        first_game, first_names = first.game_id, first.names
+        paths = [host.transcript.path]  # type: ignore[union-attr]
+        host.rematch()
+        second = await asyncio.wait_for(host.run(), 120)
+        assert second.game_id != first_game and second.names == first_names == ["Ann", "Bo", "Bot 3"]
+        assert second.alarm is None and all(v["ok"] for v in second.verdicts) and len(second.verdicts) == 3
+        paths.append(host.transcript.path)  # type: ignore[union-attr]
+        await host.close()  # the table closes: each client leaves with its last match
+        peers = await asyncio.wait_for(asyncio.gather(*playing), 60)
+        assert [p.game_id for p in peers] == [second.game_id] * 2
+        assert all(p.alarm is None and len(p.verdicts) == 3 for p in peers)
+        return paths
+
+    paths = asyncio.run(main())
+    from net.sealing.transcript import audit_path
+
+    assert paths[0] != paths[1]
+    for path in [*paths, *(tmp_path / "Ann").iterdir()]:  # a transcript a match, each verifying alone
+        assert audit_path(path).status == 0, path
+    assert len(list((tmp_path / "Ann").iterdir())) == 2

@@ -98,6 +98,7 @@ class SealedHost:
         self.peer: SealedPeer | None = None
         self.refused: list[tuple[int | None, str]] = []
         self.password = password
+        """The table's password (None: anyone with the address may join)."""
         self.grace = grace
         """Seconds a participant's seat waits for its link to come back before the host voids the round
         (its keys left with it: nobody can open the cards it holds a key to)."""
@@ -112,7 +113,6 @@ class SealedHost:
         """The void the host logged (``{r, who, why}``), if it did."""
         self._done = False
         self._timers: set[asyncio.Future[None]] = set()
-        """The table's password (None: anyone with the address may join)."""
         self.throttle = PasswordThrottle()
         """Slows down whoever guesses the password wrong, per address (as the open host's)."""
         self.waiting: list[_Waiting] = []
@@ -183,8 +183,9 @@ class SealedHost:
             pass
         finally:
             writer.close()
-            if seat is not None and self._start is None and seat in self.waiting and seat.link.writer is writer:
-                self.waiting.remove(seat)  # left the waiting room: its place is open again
+            gone = [w for w in self.waiting if w.link.writer is writer] if self._start is None else []
+            for w in gone:  # left the waiting room: its place is open again
+                self.waiting.remove(w)
                 self._joined.clear()
                 self._tell_lobby()
             pid = self._pid_of(ident) if self._start is not None else None
@@ -291,6 +292,28 @@ class SealedHost:
         for link in self._everyone():
             link.send(frame)
         self._emit("lobby", frame)
+
+    def rematch(self) -> None:
+        """After a match that ended (cleanly or void): back to the waiting room with the same people,
+        each still in the seat it had; call :meth:`run` again for the new match (a new game id, new
+        keys). Someone who has left frees their place, as in any waiting room."""
+        if not self._done:
+            raise ValueError("the match is not over")
+        if self.transcript is not None:
+            self.transcript.close()
+            self.transcript = None
+        clients = self._client_seats()
+        # In participant order, which is seat order (owners()): each takes its seat again.
+        back = [_Waiting(self.links[pid], self.identities[pid], self.asked_names.get(pid, ""))
+                for pid in sorted(self.links) if not self.links[pid].writer.is_closing()]
+        self.identities, self.links, self.asked_names = {0: self.identity.public}, {}, {}
+        self.waiting = back
+        self.log, self.log_bodies, self.names = [], [], []
+        self._start, self.peer, self.voided, self._done = None, None, None, False
+        self._joined.clear()
+        if len(self.waiting) >= len(clients):
+            self._joined.set()
+        self._tell_lobby()
 
     def start_now(self) -> None:
         """Deal with whoever is waiting: the seats still open go to the host's bots."""
@@ -422,7 +445,7 @@ class SealedClient:
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, spectator: bool = False,
                  bot_level: str | None = None, name: str = "", password: str | None = None,
-                 transcript_dir: str | Path | None = None) -> None:
+                 transcript_dir: str | Path | None = None, matches: int | None = 1) -> None:
         self.identity = identity or Identity.generate()
         self.password = password
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
@@ -432,6 +455,10 @@ class SealedClient:
         self.transcript_dir = transcript_dir
         """Where this client writes its own copy of the log (None: nowhere), for ``uno-tui audit``."""
         self.transcript: SealedTranscript | None = None
+        self.matches = matches
+        """How many matches this client plays before it leaves (None: every rematch, until the host
+        closes the table)."""
+        self._early: dict[str, Any] | None = None
         self.name = name
         """The name this client asks for at the table (the host may add a number to make it unique)."""
         self.bot_level = bot_level
@@ -455,55 +482,98 @@ class SealedClient:
             if self.spectator:
                 hello["role"] = "spectator"
             link.send(hello)
-            while (start := await link.recv()).get("k") != "start":  # the waiting room
-                self._heard(start)
-            check_start(start, None if self.spectator else self.identity.public)
-            backlog: list[dict[str, Any]] = []
-            while (msg := await link.recv()).get("k") != "live":  # the log so far
-                if msg.get("k") == "log":
-                    backlog.append(msg["e"])
-                else:
-                    self._heard(msg)
-            pid = start["pid"]
-            if self.transcript_dir is not None:
-                self.transcript = record = SealedTranscript.create(
-                    self.transcript_dir, "sealed-watch" if pid is None else f"sealed-{pid}", start)
-                for e in backlog:
-                    record.entry(e)
-            self.peer = peer = self.peer_class(
-                variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]], options=start["options"], game_id=start["game"],
-                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
-                identity=None if pid is None else self.identity,
-                send=lambda signed: link.send({"k": "msg", **signed}),
-                secrets=SecretStore(self._secrets_file(start["game"])), bot_level=self.bot_level or start["level"],
-                rounds=start["rounds"],
-                already=sum(1 for e in backlog if e.get("from") == pid), turn_timer=start.get("timer"),
-                **({"manual": (q for q, o in enumerate(start["owners"]) if o == pid)} if not self.peer_class.auto
-                   else {}))
-            for e in backlog:
-                peer.feed(e)
+            frames: asyncio.Queue[Any] = asyncio.Queue()
 
-            async def pump() -> None:
-                with contextlib.suppress(framing.FrameError, ConnectionError):
+            async def read() -> None:  # one reader for the link's life: no frame is cut by a cancel
+                try:
                     while True:
-                        msg = await link.recv()
-                        if msg.get("k") == "log":
-                            peer.feed(msg["e"])
-                            if self.transcript is not None:
-                                self.transcript.entry(msg["e"])
-                        else:
-                            self._heard(msg)
+                        frames.put_nowait(await link.recv())
+                except (framing.FrameError, ConnectionError, HandshakeError, asyncio.IncompleteReadError) as e:
+                    frames.put_nowait(e)
 
-            pumping = asyncio.ensure_future(pump())
+            async def frame() -> dict[str, Any]:
+                got = await frames.get()
+                if isinstance(got, Exception):
+                    frames.put_nowait(got)  # the link is over for every later reader too
+                    raise got
+                return got
+
+            reading = asyncio.ensure_future(read())
+            peer: SealedPeer | None = None
+            played = 0
             try:
-                await peer.run()
+                while True:
+                    try:
+                        start = self._early or await frame()
+                        self._early = None
+                        while start.get("k") != "start":  # the waiting room
+                            self._heard(start)
+                            start = await frame()
+                    except (framing.FrameError, ConnectionError, asyncio.IncompleteReadError):
+                        if peer is not None:  # the host closed the table after the match
+                            return peer
+                        raise
+                    peer = await self._play(link, start, frame)
+                    played += 1
+                    if self.matches is not None and played >= self.matches:
+                        return peer
             finally:
-                pumping.cancel()
-            return peer
+                reading.cancel()
         finally:
             writer.close()
             if self.transcript is not None:
                 self.transcript.close()
+
+    async def _play(self, link: Link, start: dict[str, Any], frame: Callable[[], Any]) -> SealedPeer:
+        """One match, from its ``start``: the log so far, then the peer's walk over the rest."""
+        check_start(start, None if self.spectator else self.identity.public)
+        backlog: list[dict[str, Any]] = []
+        while (msg := await frame()).get("k") != "live":  # the log so far
+            if msg.get("k") == "log":
+                backlog.append(msg["e"])
+            else:
+                self._heard(msg)
+        pid = start["pid"]
+        if self.transcript is not None:
+            self.transcript.close()
+        if self.transcript_dir is not None:
+            self.transcript = record = SealedTranscript.create(
+                self.transcript_dir, "sealed-watch" if pid is None else f"sealed-{pid}", start)
+            for e in backlog:
+                record.entry(e)
+        self.peer = peer = self.peer_class(
+            variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]],
+            options=start["options"], game_id=start["game"], roster={p: i for p, i in start["roster"]},
+            owners=start["owners"], pid=pid, identity=None if pid is None else self.identity,
+            send=lambda signed: link.send({"k": "msg", **signed}),
+            secrets=SecretStore(self._secrets_file(start["game"])), bot_level=self.bot_level or start["level"],
+            rounds=start["rounds"], already=sum(1 for e in backlog if e.get("from") == pid),
+            turn_timer=start.get("timer"),
+            **({"manual": (q for q, o in enumerate(start["owners"]) if o == pid)} if not self.peer_class.auto
+               else {}))
+        for e in backlog:
+            peer.feed(e)
+
+        async def pump() -> None:
+            with contextlib.suppress(framing.FrameError, ConnectionError, asyncio.IncompleteReadError):
+                while True:
+                    msg = await frame()
+                    if msg.get("k") == "log":
+                        peer.feed(msg["e"])
+                        if self.transcript is not None:
+                            self.transcript.entry(msg["e"])
+                    elif msg.get("k") == "start":  # a rematch's, before this peer saw its match end
+                        self._early = msg
+                        return
+                    else:
+                        self._heard(msg)
+
+        pumping = asyncio.ensure_future(pump())
+        try:
+            await peer.run()
+        finally:
+            pumping.cancel()
+        return peer
 
     def _secrets_file(self, game: bytes) -> Path | None:
         if self.save_path is None or not self.save_path.is_dir():
