@@ -136,3 +136,41 @@ async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:
         running.cancel()
         joined.cancel()
         await host.close()
+
+
+async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() -> None:
+    """The host's screen (its bots at every seat of its own, one bot client that stays for rematches):
+    r on the round's summary starts a new match, and its table replaces the last one."""
+    from uno_tui.sealed_lobby import SealedApp, SealedRoom
+
+    host = SealedHost(variant="classic", seats=3, people=1, rounds=1, host_seats=(0,))
+    room = SealedRoom(where="", say=host.say, start_now=host.start_now)
+    host.listeners.append(room.heard)
+    port = await host.start()
+    runs = [asyncio.ensure_future(host.run())]
+    guest = SealedClient(matches=None)
+    staying = asyncio.ensure_future(guest.run("127.0.0.1", port))
+    app = SealedApp(room, lambda: host.peer)
+
+    def again() -> None:
+        host.rematch()
+        runs.append(asyncio.ensure_future(host.run()))
+
+    app.rematch = again
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and runs[0].done(), 120,
+                        "the first match over and its summary shown")
+            first = runs[0].result()
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and host.peer is not first
+                        and app.session.peer is host.peer, 60, "the rematch's table")
+            await until(pilot, lambda: len(runs) == 2 and runs[1].done(), 120, "the rematch played")
+            second = runs[1].result()
+            assert second.game_id != first.game_id and second.alarm is None
+            assert guest.played[-1].game_id == second.game_id or not staying.done()
+    finally:
+        for t in runs:
+            t.cancel()
+        await host.close()
+        staying.cancel()

@@ -42,7 +42,8 @@ class SealedRoom:
 
     def __init__(self, *, where: str, say: Callable[[str], None], start_now: Callable[[], None] | None = None,
                  spectator: bool = False) -> None:
-        self.where = where
+        self.where = where or "a sealed table"
+        """Where the table is, in words (the lobby never falls back to a link's address: there is none)."""
         self.notes: list[str] = []
         self.lobby: dict[str, Any] | None = None
         self.chat: list[dict[str, Any]] = []
@@ -91,6 +92,8 @@ class SealedApp(UnoApp):
         super().__init__(None, config=config)
         self.room = room
         self.peer = peer
+        self.rematch: Callable[[], None] | None = None
+        """The host's: a new match with the same people (a joiner's rematch comes from its host)."""
         room.screen = LobbyScreen(room)  # type: ignore[arg-type]
 
     def get_default_screen(self) -> LobbyScreen:
@@ -103,14 +106,20 @@ class SealedApp(UnoApp):
 
     async def _wait_for_the_deal(self) -> None:
         # The peer deals in its own task (every pass of every participant): looked at between frames.
-        while (p := self.peer()) is None or not hasattr(p, "deal_events"):
+        # A rematch brings a new peer, and its table replaces the last one.
+        shown = None
+        while True:
+            p = self.peer()
+            if p is not None and p is not shown and hasattr(p, "deal_events"):
+                shown = p
+                self.dealt(p)
             await asyncio.sleep(0.02)
-        self.dealt(p)
 
     def dealt(self, peer: SealedPeer) -> None:
-        """The first deal is done: the table opens over the lobby."""
-        self.session = SealedSession(peer)  # type: ignore[assignment]
-        self.room.screen = None
+        """A match's first deal is done: its table opens over the lobby (over the last match's)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.session = SealedSession(peer, self.rematch)  # type: ignore[assignment]
         self.push_screen(table_screen_for(self.session, pacing=self.pacing))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, Callable
 
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
@@ -33,10 +33,12 @@ class SealedSession:
     deals = False
     """The next round is dealt by the table itself (every peer, once every verdict is in)."""
 
-    def __init__(self, peer: SealedPeer) -> None:
+    def __init__(self, peer: SealedPeer, rematch: Callable[[], None] | None = None) -> None:
+        """``rematch``: the host's (a new match with the same people); a joiner's session has none."""
         if peer.game is None:
             raise ValueError("the sealed table has not dealt yet")
         self.peer = peer
+        self._rematch = rematch
         # The person's seat: the one its peer leaves to it (a host's peer also holds its bots').
         self._me = min(peer.manual) if peer.manual else (peer.seats[0] if peer.seats else None)
         self.names = list(peer.names)
@@ -100,7 +102,14 @@ class SealedSession:
         raise IllegalAction("the sealed table deals the next round by itself once every verdict is in")
 
     def rematch(self) -> None:
-        raise IllegalAction("a sealed table plays one match")
+        if self._rematch is None:
+            raise IllegalAction("the host decides on a rematch: stay, and it comes to you")
+        if self.in_progress:
+            raise IllegalAction("the match is still being played")
+        try:
+            self._rematch()
+        except ValueError:  # the round's last verdicts are still coming in
+            raise IllegalAction("the round's audit is still under way: try again in a moment") from None
 
     def __repr__(self) -> str:  # pragma: no cover
         return f"SealedSession(seat {self.me})"
@@ -109,16 +118,21 @@ class SealedSession:
 __all__ = ["ScreenPeer", "SealedSession"]
 
 
-async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
-    """Run ``app`` (a :class:`~uno_tui.sealed_lobby.SealedApp`: the waiting room, then the table) while
-    ``playing`` runs the table. The table stopping on an error (an alarm, a void round, a refused join)
-    closes the screen, and the command says why on the terminal."""
+def _close_on_error(app: Any, playing: "asyncio.Future[Any]") -> None:
+    """The table stopping on an error (an alarm, a void round, a refused join) closes the screen, and
+    the command says why on the terminal."""
     def stopped(task: "asyncio.Future[Any]") -> None:
         if not task.cancelled() and task.exception() is not None:
             with contextlib.suppress(Exception):
                 app.exit()
 
     playing.add_done_callback(stopped)
+
+
+async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
+    """Run ``app`` (a :class:`~uno_tui.sealed_lobby.SealedApp`: the waiting room, then the table) while
+    ``playing`` runs the table."""
+    _close_on_error(app, playing)
     await app.run_async()
 
 
@@ -155,7 +169,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     keep = default_transcript_dir().parent / "sealed-secrets"
     keep.mkdir(parents=True, exist_ok=True)
     client = SealedClient(Identity.load(), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
-                          password=password, transcript_dir=default_transcript_dir(), save_path=keep)
+                          password=password, transcript_dir=default_transcript_dir(), save_path=keep, matches=None)
     room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
     room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
     client.listeners.append(room.heard)
@@ -165,10 +179,13 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         await _on_screen(SealedApp(room, lambda: client.peer, config=TableConfig(english=english)), playing)
         if not playing.done():
             playing.cancel()
-            print("uno-tui join: you left the sealed table (once the host's grace is over, a round under way "
-                  "is void: your keys left with you)", file=sys.stderr)
-            return 1
-        peer = playing.result()
+            if not client.played or client.played[-1] is not client.peer:
+                print("uno-tui join: you left the sealed table (once the host's grace is over, a round under "
+                      "way is void: your keys left with you)", file=sys.stderr)
+                return 1
+            peer = client.played[-1]  # left between matches: the last one is whole
+        else:
+            peer = playing.result()
         bad = [v for v in peer.verdicts if not v["ok"]]
         print(f"every audit of {len({v['r'] for v in peer.verdicts})} round(s): " + ("clean" if not bad else
               "; ".join(f"seat {s}: {w}" for v in bad for s, w in v["false"])))
@@ -235,9 +252,18 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
         room.where = lines[1].split("   (bots")[0]
         room.note(lines[0][:1].upper() + lines[0][1:] + ".")
         room.heard("lobby", host.lobby())
-        running = asyncio.ensure_future(host.run())
+        runs = [asyncio.ensure_future(host.run())]
+        app = SealedApp(room, lambda: host.peer, config=TableConfig(english=english))
+
+        def again() -> None:  # the host's r at the match's end: the same people, a new match
+            host.rematch()
+            runs.append(asyncio.ensure_future(host.run()))
+            _close_on_error(app, runs[-1])
+
+        app.rematch = again
         try:
-            await _on_screen(SealedApp(room, lambda: host.peer, config=TableConfig(english=english)), running)
+            await _on_screen(app, runs[0])
+            running = runs[-1]
             if not running.done():
                 print("uno-tui host: you left the sealed table; a round under way cannot go on without you",
                       file=sys.stderr)
@@ -245,7 +271,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
             running.result()
             return 0
         finally:
-            running.cancel()
+            for running in runs:
+                running.cancel()
             await host.close()
             if host.transcript is not None:
                 print(transcript_line(host.transcript))

@@ -459,6 +459,8 @@ class SealedClient:
         """How many matches this client plays before it leaves (None: every rematch, until the host
         closes the table)."""
         self._early: dict[str, Any] | None = None
+        self.played: list[SealedPeer] = []
+        """The matches this client has played to their end (a rematch's come after)."""
         self.name = name
         """The name this client asks for at the table (the host may add a number to make it unique)."""
         self.bot_level = bot_level
@@ -514,6 +516,7 @@ class SealedClient:
                             return peer
                         raise
                     peer = await self._play(link, start, frame)
+                    self.played.append(peer)
                     played += 1
                     if self.matches is not None and played >= self.matches:
                         return peer

@@ -196,7 +196,8 @@ def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot",
     except ValueError as e:
         print(f"uno-tui bot: {e}", file=sys.stderr)
         return 2
-    client = SealedClient(bot_level=level, name=name, password=password, transcript_dir=default_transcript_dir())
+    client = SealedClient(bot_level=level, name=name, password=password, transcript_dir=default_transcript_dir(),
+                          matches=None)
 
     async def play() -> int:
         try:
