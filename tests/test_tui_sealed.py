@@ -139,11 +139,13 @@ async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:
 
 
 async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() -> None:
-    """The host's screen (its bots at every seat of its own, one bot client that stays for rematches):
-    r on the round's summary starts a new match, and its table replaces the last one."""
+    """The host's screen (its person's turns played by its own bot when a short turn timer runs out,
+    one bot client that stays for rematches): r on the round's summary starts a new match, and its
+    table replaces the last one."""
     from uno_tui.sealed_lobby import SealedApp, SealedRoom
 
-    host = SealedHost(variant="classic", seats=3, people=1, rounds=1, host_seats=(0,))
+    host = SealedHost(variant="classic", seats=3, people=1, rounds=1, host_seats=(0,), host_person=True,
+                      turn_timer=0.01)
     room = SealedRoom(where="", say=host.say, start_now=host.start_now)
     host.listeners.append(room.heard)
     port = await host.start()
