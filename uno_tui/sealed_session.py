@@ -216,39 +216,23 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
     import sys
 
-    from net.address import DEFAULT_PORT
-    from net.commands import listen_error
-    from net.identity import Identity
-    from net.sealing import Alarm, SealedHost
-    from net.sealing.serve import alarm_text, join_lines, table_settings, transcript_line
-    from net.transcript import default_transcript_dir
+    from net.sealing import Alarm
+    from net.sealing.serve import alarm_text, make_host, open_table, transcript_line
 
     from .sealed_lobby import SealedApp, SealedRoom
     from .session import TableConfig
 
-    options = table_settings(variant, seats, bots, options, host_plays=True)
-    if options is None:
-        return 2
-    try:
-        host = SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=seats - bots - 1,
-                          options=options or None,
-                          rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host",
-                          password=password, grace=grace, turn_timer=turn_timer,
-                          transcript_dir=default_transcript_dir())
-    except ValueError as e:
-        print(f"uno-tui host: {e}", file=sys.stderr)
+    host = make_host(variant=variant, seats=seats, bots=bots, options=options, host_plays=True, rounds=rounds,
+                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer)
+    if host is None:
         return 2
     room = SealedRoom(where="", say=host.say, start_now=host.start_now)
     host.listeners.append(room.heard)
 
     async def main() -> int:
-        want = DEFAULT_PORT if port is None else port
-        try:
-            got = await host.start(bind, want)
-        except OSError as e:
-            print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
+        lines = await open_table(host, bind, port)
+        if lines is None:
             return 1
-        lines = join_lines(host, bind, got)
         room.where = lines[1].split("   (bots")[0]
         room.note(lines[0][:1].upper() + lines[0][1:] + ".")
         room.heard("lobby", host.lobby())

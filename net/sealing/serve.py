@@ -140,35 +140,53 @@ def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
     return show
 
 
+def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | None, host_plays: bool = False,
+              **settings: Any) -> SealedHost | None:
+    """The command line's sealed host (the user's key, the transcript in its usual place; ``host_plays``:
+    the host's person at seat 0); None, with the reason printed, for an exit status of 2."""
+    checked = table_settings(variant, seats, bots, options, host_plays=host_plays)
+    if checked is None:
+        return None
+    people = seats - bots - (1 if host_plays else 0)
+    try:
+        return SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
+                          options=checked or None, transcript_dir=default_transcript_dir(),
+                          **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
+    except ValueError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return None
+
+
+async def open_table(host: SealedHost, bind: str, port: int | None) -> list[str] | None:
+    """Listen; the lines that tell players how to join (None, with the reason printed, if it cannot)."""
+    from ..commands import listen_error
+
+    want = DEFAULT_PORT if port is None else port
+    try:
+        got = await host.start(bind, want)
+    except OSError as e:
+        print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
+        return None
+    return join_lines(host, bind, got)
+
+
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
                     name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
                     **_ignored: Any) -> int:
     out = out or sys.stdout
-    options = table_settings(variant, seats, bots, options)
-    if options is None:
-        return 2
-    try:
-        host = SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=seats - bots,
-                          options=options or None,
-                          rounds=rounds, bot_level=bot_level, password=password, name=name, grace=grace,
-                          turn_timer=turn_timer, transcript_dir=default_transcript_dir())
-    except ValueError as e:
-        print(f"uno-tui host: {e}", file=sys.stderr)
+    host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
+                     password=password, name=name, grace=grace, turn_timer=turn_timer)
+    if host is None:
         return 2
     host.listeners.append(printer(out))
 
     async def serve() -> int:
-        from ..commands import listen_error
-
-        want = DEFAULT_PORT if port is None else port
-        try:
-            got = await host.start(bind, want)
-        except OSError as e:
-            print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
+        lines = await open_table(host, bind, port)
+        if lines is None:
             return 1
-        for line in join_lines(host, bind, got):
+        for line in lines:
             print(line, file=out, flush=True)
         print(lobby_text(host.lobby()), file=out, flush=True)
         try:
