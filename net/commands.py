@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
 import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from .address import DEFAULT_PORT, parse_address
+from .address import DEFAULT_PORT, listen_error, parse_address
 from .botclient import BotClient
 from .host import Host
 from .messages import clean_text
@@ -39,18 +38,6 @@ def parse_port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (or 0 for any free one)")
     return port
-
-
-def listen_error(bind: str, port: int, error: OSError) -> str:
-    """Why the host could not listen, in words (a port in use says so and what to do)."""
-    if error.errno == errno.EADDRINUSE:
-        return (f"port {port} on {bind} is already in use (another uno-tui host?): "
-                "choose another with --port, or --port 0 for any free one")
-    if error.errno == errno.EADDRNOTAVAIL:
-        return f"{bind} is not an address of this machine: check --bind"
-    if error.errno == errno.EACCES:
-        return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
-    return f"cannot listen on {bind}:{port}: {error.strerror or error}"
 
 
 def parse_option(text: str) -> tuple[str, Any]:

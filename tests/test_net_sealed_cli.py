@@ -106,15 +106,15 @@ def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(m
     (``--sealed`` is still accepted, and changes nothing); the flag's help says what the host then sees."""
     from net import commands
     from net.sealing import serve
-    from uno_tui import cli, sealed_session
+    from uno_tui import cli, sealed_commands
 
     ran: list[str] = []
     monkeypatch.setattr(serve, "run_sealed_host", lambda **kw: ran.append("sealed headless") or 0)
     monkeypatch.setattr(serve, "run_sealed_bot", lambda *a, **kw: ran.append("sealed bot") or 0)
     monkeypatch.setattr(commands, "run_headless_host", lambda **kw: ran.append("open headless") or 0)
     monkeypatch.setattr(commands, "run_bot_client", lambda *a, **kw: ran.append("open bot") or 0)
-    monkeypatch.setattr(sealed_session, "run_sealed_host_screen", lambda **kw: ran.append("sealed host") or 0)
-    monkeypatch.setattr(sealed_session, "run_sealed_join", lambda **kw: ran.append("sealed join") or 0)
+    monkeypatch.setattr(sealed_commands, "run_sealed_host_screen", lambda **kw: ran.append("sealed host") or 0)
+    monkeypatch.setattr(sealed_commands, "run_sealed_join", lambda **kw: ran.append("sealed join") or 0)
     import uno_tui.netplay.app as netapp
 
     monkeypatch.setattr(netapp, "run_interactive_host", lambda **kw: ran.append("open host") or 0)

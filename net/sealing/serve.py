@@ -15,14 +15,15 @@ from typing import Any, Callable, TextIO
 
 import core
 
-from ..address import DEFAULT_PORT, parse_address, split_fingerprint
+from ..address import DEFAULT_PORT, listen_error, parse_address, split_fingerprint
 from ..errors import NetError
 from ..identity import Identity, fingerprint
 from ..messages import clean_text
 from ..transcript import default_transcript_dir
 from .lockstep import SealedPeer
 from .signed import Alarm, Voided
-from .relay import SealedClient, SealedHost
+from .client import SealedClient
+from .relay import SealedHost
 from .room import heard, lobby_text
 from .transcript import SealedTranscript
 
@@ -159,8 +160,6 @@ def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | 
 
 async def open_table(host: SealedHost, bind: str, port: int | None) -> list[str] | None:
     """Listen; the lines that tell players how to join (None, with the reason printed, if it cannot)."""
-    from ..commands import listen_error
-
     want = DEFAULT_PORT if port is None else port
     try:
         got = await host.start(bind, want)
