@@ -132,6 +132,21 @@ async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:
             await pilot.press("s")  # deal now: seat 3 goes to a bot of the host's
             await until(pilot, lambda: isinstance(app.screen, TableScreen), 60, "the table")
             assert host.peer is not None and host.peer.names == ["Hal", "Ann", "Bot 3", "Bot 4"]
+            # The chat goes on at the table: its line (t), and Ann's words in the table's log.
+            from uno_tui.widgets import GameLog
+
+            table = app.screen
+            assert "online" in text_of(table.query_one("#net-bar", Static)) and "hosting" in text_of(
+                table.query_one("#net-bar", Static))
+            ann.say("good \x1b[31mluck")
+            await until(pilot, lambda: "<Ann> good luck" in "\n".join(str(e) for e in table.query_one(GameLog).entries),
+                        10, "Ann's line in the table's log")
+            heard: list[str] = []
+            ann.listeners.append(lambda kind, msg: heard.append(msg.get("text", "")) if kind == "chat" else None)
+            await pilot.press("t")
+            table.query_one("#chat-input", Input).value = "thanks"
+            await pilot.press("enter")
+            await until(pilot, lambda: "thanks" in heard, 10, "the host's line at Ann's")
     finally:
         running.cancel()
         joined.cancel()

@@ -10,6 +10,7 @@ chat (cleaned by :func:`net.sealing.room.heard`), and sends the person's chat an
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from textual import events
@@ -21,7 +22,7 @@ from net.sealing.room import clean_lobby, heard
 from .app import UnoApp
 from .netplay.lobby import LobbyScreen
 from .netplay.news import ChatHeard, LobbyChanged, NoteAdded
-from .screens import table_screen_for
+from .netplay.table import net_table_screen
 from .sealed_session import SealedSession
 from .session import TableConfig
 
@@ -52,7 +53,8 @@ class SealedRoom:
         self.is_host = start_now is not None
         self.spectator = spectator
         self.me: int | None = None
-        self.screen: LobbyScreen | None = None
+        self.screens: list[Any] = []
+        """Where the room's news goes: the lobby screen, and the table's once it is dealt."""
 
     @property
     def session(self) -> "SealedRoom":
@@ -62,25 +64,63 @@ class SealedRoom:
         """A listener of :class:`net.sealing.SealedClient` / :class:`~net.sealing.SealedHost`."""
         if kind == "lobby":
             self.lobby = clean_lobby(msg) or self.lobby
-            if self.screen is not None:
-                self.screen.post_message(LobbyChanged(self.lobby))
+            self._post(LobbyChanged(self.lobby))
         elif kind == "chat":
             who, text = heard(msg)
             line = {"from": who, "seat": None, "text": text}
             self.chat.append(line)
-            if self.screen is not None:
-                self.screen.post_message(ChatHeard(line))
+            self._post(ChatHeard(line))
 
     def note(self, text: str) -> None:
         self.notes.append(text)
-        if self.screen is not None:
-            self.screen.post_message(NoteAdded(text))
+        self._post(NoteAdded(text))
+
+    def _post(self, message: Any) -> None:
+        for screen in self.screens:
+            screen.post_message(message)
 
     def say(self, text: str) -> None:
         self._say(text)
 
     def set_ready(self, ready: bool) -> None:
         raise IllegalAction("at a sealed table being here is being ready: the deal starts when the seats fill")
+
+
+@dataclass
+class _Where:
+    """What the network table's bar reads of its link: the host's name and where it is."""
+
+    address: str
+    host_name: str = ""
+
+
+class SealedTable(SealedSession):
+    """A sealed seat as the network table screen reads it (:class:`~uno_tui.netplay.table.NetTableScreen`:
+    the chat line and the room's news at the table), its room's chat and waiting room beside the game."""
+
+    def __init__(self, peer: SealedPeer, room: SealedRoom, rematch: Callable[[], None] | None = None) -> None:
+        super().__init__(peer, rematch)
+        self.room = room
+        self.client = _Where(room.where.removeprefix("players join with: uno-tui join ").removeprefix("at "))
+
+    @property
+    def lobby(self) -> dict[str, Any] | None:
+        return self.room.lobby
+
+    @property
+    def chat(self) -> list[dict[str, Any]]:
+        return self.room.chat
+
+    @property
+    def spectator(self) -> bool:
+        return self.room.spectator
+
+    @property
+    def is_host(self) -> bool:
+        return self.room.is_host
+
+    def say(self, text: str) -> None:
+        self.room.say(text)
 
 
 class SealedApp(UnoApp):
@@ -94,11 +134,10 @@ class SealedApp(UnoApp):
         self.peer = peer
         self.rematch: Callable[[], None] | None = None
         """The host's: a new match with the same people (a joiner's rematch comes from its host)."""
-        room.screen = LobbyScreen(room)  # type: ignore[arg-type]
+        room.screens = [LobbyScreen(room)]  # type: ignore[arg-type]
 
     def get_default_screen(self) -> LobbyScreen:
-        assert self.room.screen is not None
-        return self.room.screen
+        return self.room.screens[0]
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # no new-game screen (UnoApp's on_mount): the host chose the game
@@ -119,8 +158,10 @@ class SealedApp(UnoApp):
         """A match's first deal is done: its table opens over the lobby (over the last match's)."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.session = SealedSession(peer, self.rematch)  # type: ignore[assignment]
-        self.push_screen(table_screen_for(self.session, pacing=self.pacing))
+        self.session = SealedTable(peer, self.room, self.rematch)  # type: ignore[assignment]
+        table = net_table_screen(self.session, pacing=self.pacing)  # type: ignore[arg-type]
+        self.room.screens = [self.room.screens[0], table]
+        self.push_screen(table)
 
 
 __all__ = ["SealedApp", "SealedRoom"]
