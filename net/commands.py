@@ -364,7 +364,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
         if not args.trusted_host:
             from .sealing.serve import open_host_only, run_sealed_host
 
-            problem = open_host_only(opts, headless=args.headless)
+            problem = open_host_only(opts)
             if problem is not None:
                 print(f"uno-tui host: {problem}", file=sys.stderr)
                 return 2

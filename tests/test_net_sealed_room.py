@@ -471,3 +471,14 @@ def test_a_rematch_deals_a_new_match_to_the_same_people_in_the_same_seats(tmp_pa
     for path in [*paths, *(tmp_path / "Ann").iterdir()]:  # a transcript a match, each verifying alone
         assert audit_path(path).status == 0, path
     assert len(list((tmp_path / "Ann").iterdir())) == 2
+
+
+def test_a_chat_line_that_is_not_text_or_is_only_escapes_is_not_relayed() -> None:
+    from net.sealing.room import chat_line, heard
+
+    assert chat_line("Ann", 42) is None and chat_line("Ann", {"x": 1}) is None
+    assert chat_line("Ann", "\x1b[2J\x1b[H  \r\n") is None
+    line = chat_line("A\x1bnn" * 20, "x" * 1000)
+    assert line is not None and line["text"] == "x" * 300
+    assert "\x1b" not in line["from"] and len(line["from"]) <= 24
+    assert heard({"from": ["x"], "text": None}) == ("['x']", "")

@@ -65,7 +65,7 @@ OPEN_HOST_ONLY = {
 host is asked for, rather than quietly ignored."""
 
 
-def open_host_only(opts: dict[str, Any], *, headless: bool) -> str | None:
+def open_host_only(opts: dict[str, Any]) -> str | None:
     """What is wrong with asking a sealed table for ``opts`` (None: nothing)."""
     from ..seats import DEFAULTS
 
