@@ -34,15 +34,14 @@ async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
                     password: str | None = None, **_ignored: object) -> int:
     """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
-    open host's) and play it on this screen; 0 when the match ends with every audit clean. Until the
-    deal the terminal shows the waiting room and the chat, line by line."""
+    open host's) and play it on this screen (the waiting room first, then the table; it stays for the
+    host's rematches); 0 when the match ends with every audit clean."""
     import sys
 
-    from net.address import parse_address, split_fingerprint
     from net.errors import NetError
     from net.identity import Identity
     from net.sealing import Alarm, SealedClient
-    from net.sealing.serve import alarm_text, transcript_line
+    from net.sealing.serve import alarm_text, table_address, transcript_line
     from net.transcript import default_transcript_dir
 
     from .netplay.app import default_name
@@ -53,12 +52,10 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         print("uno-tui join: give the table's ADDRESS, as its host prints it (uno://HOST:PORT#FINGERPRINT); "
               "the list of tables on the LAN shows open hosts only (`join --trusted-host`)", file=sys.stderr)
         return 2
-    try:
-        where, port = parse_address(address)
-        _, fp = split_fingerprint(address)
-    except ValueError as e:
-        print(f"uno-tui join: {e}", file=sys.stderr)
+    found = table_address(address, "join")
+    if found is None:
         return 2
+    where, port, fp = found
     # The user's own key and a folder of round secrets: a player who closed the terminal and joins
     # again is let back into its seat and catches up from the log (tests/test_net_sealed_crash.py).
     keep = default_transcript_dir().parent / "sealed-secrets"
@@ -108,7 +105,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                            turn_timer: float | None = None, **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
-    terminal shows the waiting room and the chat; Enter deals at once, the open seats to bots."""
+    screen shows the waiting room and the chat; s (or b) deals at once, the open seats to bots; r at
+    the match's end deals a rematch."""
     import sys
 
     from net.sealing import Alarm

@@ -204,15 +204,25 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         return 130
 
 
-def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
-                   password: str | None = None) -> int:
-    out = out or sys.stdout
+def table_address(address: str, command: str) -> tuple[str, int, str | None] | None:
+    """``host[:port]`` or ``uno://host:port#FP`` as ``(host, port, fingerprint)``; None, with what is
+    wrong printed, for an exit status of 2."""
     try:
         where, port = parse_address(address)
         _, fp = split_fingerprint(address)
     except ValueError as e:
-        print(f"uno-tui bot: {e}", file=sys.stderr)
+        print(f"uno-tui {command}: {e}", file=sys.stderr)
+        return None
+    return where, port, fp
+
+
+def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
+                   password: str | None = None) -> int:
+    out = out or sys.stdout
+    found = table_address(address, "bot")
+    if found is None:
         return 2
+    where, port, fp = found
     client = SealedClient(bot_level=level, name=name, password=password, transcript_dir=default_transcript_dir(),
                           matches=None)
 
