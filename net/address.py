@@ -1,4 +1,4 @@
-"""``host[:port]`` addresses as typed on the command line.
+"""``host[:port]`` addresses as typed on the command line, and why a host cannot listen on one.
 
 An address may also be written ``uno://host:port#FINGERPRINT``, as the host
 prints it: the fingerprint (at least 6 hex characters of the host key's
@@ -6,6 +6,8 @@ SHA-256) lets ``join`` check it reached the right host.
 """
 
 from __future__ import annotations
+
+import errno
 
 DEFAULT_PORT = 7777
 
@@ -56,3 +58,15 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{text!r}: the port must be a number from 1 to 65535")
     return host, int(port_text)
+
+
+def listen_error(bind: str, port: int, error: OSError) -> str:
+    """Why the host could not listen, in words (a port in use says so and what to do)."""
+    if error.errno == errno.EADDRINUSE:
+        return (f"port {port} on {bind} is already in use (another uno-tui host?): "
+                "choose another with --port, or --port 0 for any free one")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{bind} is not an address of this machine: check --bind"
+    if error.errno == errno.EACCES:
+        return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
+    return f"cannot listen on {bind}:{port}: {error.strerror or error}"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
+import contextlib
 import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
-from .address import DEFAULT_PORT, parse_address
+from .address import DEFAULT_PORT, listen_error, parse_address
 from .botclient import BotClient
 from .host import Host
 from .messages import clean_text
@@ -38,18 +38,6 @@ def parse_port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (or 0 for any free one)")
     return port
-
-
-def listen_error(bind: str, port: int, error: OSError) -> str:
-    """Why the host could not listen, in words (a port in use says so and what to do)."""
-    if error.errno == errno.EADDRINUSE:
-        return (f"port {port} on {bind} is already in use (another uno-tui host?): "
-                "choose another with --port, or --port 0 for any free one")
-    if error.errno == errno.EADDRNOTAVAIL:
-        return f"{bind} is not an address of this machine: check --bind"
-    if error.errno == errno.EACCES:
-        return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
-    return f"cannot listen on {bind}:{port}: {error.strerror or error}"
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -184,10 +172,11 @@ async def _serve_headless(host: Host, bind: str, port: int, record: str | None, 
         print(f"uno-tui host: {listen_error(bind, port, e)}", file=sys.stderr)
         return 1
     tune_gc()
+    printer.line(TRUSTED_HOST_LINE)
     printer.line(f"listening on {bind}:{port}")
     shown = discovery.local_ip() if bind in discovery.WILDCARDS else bind
-    printer.line(f"players join with: uno-tui join {host.address(shown)}"
-                 + f"   (on this machine: uno-tui join {host.address('localhost')})")
+    printer.line(f"players join with: uno-tui join --trusted-host {host.address(shown)}"
+                 + f"   (on this machine: uno-tui join --trusted-host {host.address('localhost')})")
     printer.line(f"host key fingerprint: {host.fingerprint}")
     if host.game is not None:
         printer.line(f"resumed the saved game (round {host.game.round + 1}); waiting for players to reconnect")
@@ -224,8 +213,13 @@ def run_audit(path: str, out: TextIO | None = None) -> int:
     2 not a transcript to audit (a missing file, a moves record), 3
     incomplete (cut short, or no round closed in it). See :mod:`net.transcript`.
     """
+    from .sealing import transcript as sealed
     from .transcript import VERIFIED, audit_path
 
+    with contextlib.suppress(OSError):
+        with open(path, "rb") as f:
+            if sealed.is_sealed(f.read(len(sealed.MAGIC))):
+                audit_path = sealed.audit_path  # noqa: F811  (a sealed table's transcript)
     result = audit_path(path)
     print(f"{path}: {result.text}", file=out or (sys.stdout if result.status == VERIFIED else sys.stderr))
     return result.status
@@ -276,6 +270,22 @@ def think_processes() -> int:
     import os
 
     return max(1, min(os.cpu_count() or 1, 4))
+
+
+TRUSTED_HOST_HELP = ("the open host instead of the sealed deal: THIS HOST CAN SEE EVERY HAND and the next "
+                     "draws (its save file holds them); players join with `join --trusted-host`. Without it "
+                     "nobody, this host included, sees a card before the rules show it")
+TRUSTED_HOST_LINE = ("open host (--trusted-host): this host can see every hand and the next draws; "
+                     "players join with --trusted-host. Leave the flag out for the sealed deal.")
+"""The line an open host prints when it starts (headless), or shows first in its lobby's log."""
+
+
+def add_deal_flags(parser: argparse.ArgumentParser, trusted_help: str) -> None:
+    """``--trusted-host`` (the open host, who sees every hand) and ``--sealed`` (the default now, kept
+    so that old scripts still run)."""
+    parser.add_argument("--trusted-host", action="store_true", help=trusted_help)
+    parser.add_argument("--sealed", action="store_true",
+                        help="the sealed deal (the default: accepted so that older commands still run)")
 
 
 def _missing_tui(what: str) -> int:
@@ -339,9 +349,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     h.add_argument("--no-bell", action="store_true",
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
-    h.add_argument("--sealed", action="store_true",
-                   help="the sealed deal: no peer, this host included, sees a card before the rules show it "
-                        "(players: `join --sealed`, bots: `bot --sealed`)")
+    add_deal_flags(h, TRUSTED_HOST_HELP)
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
     h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
                    help="pause between rounds when headless (default %(default)s)")
@@ -353,11 +361,15 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                   "its path when the game ends.", file=sys.stderr)
             return 2
         opts = _host_options(args)
-        if args.sealed and args.headless:
-            from .sealing.serve import run_sealed_host
+        if not args.trusted_host:
+            from .sealing.serve import open_host_only, run_sealed_host
 
-            return run_sealed_host(**opts)
-        if args.sealed:
+            problem = open_host_only(opts)
+            if problem is not None:
+                print(f"uno-tui host: {problem}", file=sys.stderr)
+                return 2
+            if args.headless:
+                return run_sealed_host(**opts)
             if interactive_host is None:
                 return _missing_tui("the interactive host")
             return interactive_host(**opts, english=args.english, sealed=True)
@@ -379,8 +391,8 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="your name at the table (default: your login name)")
     j.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
     j.add_argument("--spectate", action="store_true", help="watch the public table, take no seat")
-    j.add_argument("--sealed", action="store_true",
-                   help="a sealed table (`host --headless --sealed`): nobody, the host included, sees your cards")
+    add_deal_flags(j, "join an open host's table (`host --trusted-host`), whose host sees every hand; "
+                      "without it you join a sealed table, where nobody, the host included, sees your cards")
     j.add_argument("--english", action="store_true",
                    help="extended rules: name the cards in English on the chips and in the log (not in Chinese)")
     j.add_argument("--no-bell", action="store_true",
@@ -389,7 +401,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     def join_cmd(args: argparse.Namespace) -> int:
         if join is None:
             return _missing_tui("join")
-        if args.sealed:
+        if not args.trusted_host:
             return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
                         bell=not args.no_bell, english=args.english, sealed=True)
         return join(address=args.address, name=args.name, password=args.password, spectate=args.spectate,
@@ -406,13 +418,13 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
     b.add_argument("--password", default=None, metavar="PW", help="the table's password, if it has one")
-    b.add_argument("--sealed", action="store_true", help="the table is a sealed one (`host --headless --sealed`)")
+    add_deal_flags(b, "play at an open host's table (`host --trusted-host`), whose host sees every hand")
 
     def bot_cmd(args: argparse.Namespace) -> int:
-        if args.sealed:
+        if not args.trusted_host:
             from .sealing.serve import run_sealed_bot
 
-            return run_sealed_bot(args.address, level=args.level, name=args.name)
+            return run_sealed_bot(args.address, level=args.level, name=args.name, password=args.password)
         return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
                               think=args.think)
 

@@ -189,7 +189,7 @@ class HostProcess:
 
     def __init__(self, *args: str, cwd: str | None = None) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "net", "host", "--headless", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "net", "host", "--headless", "--trusted-host", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd, env=env)
         self.lines: list[str] = []
         self._rest = b""

@@ -177,7 +177,8 @@ def test_the_hosts_defaults_are_spelt_once_in_host_config() -> None:
         "round_pause": HostConfig.round_pause}
 
 
-@pytest.mark.parametrize("argv", [["join", "127.0.0.1:7777", "--english"], ["host", "--english", "--port", "0"]])
+@pytest.mark.parametrize("argv", [["join", "--trusted-host", "127.0.0.1:7777", "--english"],
+                                  ["host", "--trusted-host", "--english", "--port", "0"]])
 def test_english_names_can_be_asked_for_at_a_network_table(argv: list[str], monkeypatch: pytest.MonkeyPatch,
                                                            tmp_path: Path) -> None:
     """``--english`` on ``join`` and ``host`` reaches the table's app (as ``play --english`` does)."""

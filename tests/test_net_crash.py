@@ -120,7 +120,7 @@ async def test_a_host_killed_during_a_deal_while_a_player_is_stopped_waits_for_t
         port = host.wait_port()
         bots = players(port, tmp_path, 2)
         game = asyncio.gather(*(b.run() for b in bots))
-        stopped = subprocess.Popen([sys.executable, "-m", "net", "bot", f"127.0.0.1:{port}", "--name", "Zed"],
+        stopped = subprocess.Popen([sys.executable, "-m", "net", "bot", "--trusted-host", f"127.0.0.1:{port}", "--name", "Zed"],
                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # Round 1 over, and Zed's verdict on it in the log: then Zed's process is stopped.
         await until(lambda: audited(bots, 0) and sum(d["k"] == "verdict" for d in _entries(bots[0])) == 3)

@@ -185,7 +185,7 @@ def test_the_headless_command_and_bot_commands_play_a_round(tmp_path: Any) -> No
                        "--bot-delay", "0", "--round-pause", "0", "--no-mdns")
     try:
         port = host.wait_port()
-        bots = [subprocess.Popen([sys.executable, "-m", "net", "bot", f"127.0.0.1:{port}", "--name", n])
+        bots = [subprocess.Popen([sys.executable, "-m", "net", "bot", "--trusted-host", f"127.0.0.1:{port}", "--name", n])
                 for n in ("Ann", "Bo")]
         assert [b.wait(30) for b in bots] == [0, 0]
         assert host.finish(30) == 0

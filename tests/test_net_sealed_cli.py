@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from typing import Any
 
 import pytest
 
@@ -37,6 +38,14 @@ def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFix
     assert got == {"host": 0, "bot0": 0, "bot1": 0}
     out = capsys.readouterr().out
     assert out.count("round 1: 3 verdicts, every audit clean") == 3
+    # The host and each bot wrote the log as they received it: `uno-tui audit` verifies each copy.
+    from uno_tui.cli import main
+
+    paths = [line.split()[1] for line in out.splitlines() if line.startswith("transcript: ")]
+    assert len(paths) == 3 and len(set(paths)) == 3
+    for path in paths:
+        assert main(["audit", path]) == 0
+    assert "verified: 1 round(s) of a sealed classic table" in capsys.readouterr().out
 
 
 def _retrying_bot(port: int) -> int:
@@ -82,8 +91,75 @@ def test_a_client_refuses_a_host_whose_key_is_not_the_address_s_fingerprint() ->
     asyncio.run(main())
 
 
-def test_join_sealed_needs_an_address(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("argv", [["join"], ["join", "--sealed"]])
+def test_join_sealed_needs_an_address(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     from uno_tui.cli import main
 
-    assert main(["join", "--sealed"]) == 2
-    assert "needs the table's ADDRESS" in capsys.readouterr().err
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "give the table's ADDRESS" in err and "--trusted-host" in err
+
+
+def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(monkeypatch: pytest.MonkeyPatch,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``host``, ``host --headless``, ``join`` and ``bot`` are sealed unless ``--trusted-host`` is given
+    (``--sealed`` is still accepted, and changes nothing); the flag's help says what the host then sees."""
+    from net import commands
+    from net.sealing import serve
+    from uno_tui import cli, sealed_commands
+
+    ran: list[str] = []
+    monkeypatch.setattr(serve, "run_sealed_host", lambda **kw: ran.append("sealed headless") or 0)
+    monkeypatch.setattr(serve, "run_sealed_bot", lambda *a, **kw: ran.append("sealed bot") or 0)
+    monkeypatch.setattr(commands, "run_headless_host", lambda **kw: ran.append("open headless") or 0)
+    monkeypatch.setattr(commands, "run_bot_client", lambda *a, **kw: ran.append("open bot") or 0)
+    monkeypatch.setattr(sealed_commands, "run_sealed_host_screen", lambda **kw: ran.append("sealed host") or 0)
+    monkeypatch.setattr(sealed_commands, "run_sealed_join", lambda **kw: ran.append("sealed join") or 0)
+    import uno_tui.netplay.app as netapp
+
+    monkeypatch.setattr(netapp, "run_interactive_host", lambda **kw: ran.append("open host") or 0)
+    monkeypatch.setattr(netapp, "run_join", lambda **kw: ran.append("open join") or 0)
+    for argv in (["host", "--headless"], ["host", "--headless", "--sealed"], ["bot", "h:1"], ["bot", "--sealed", "h:1"],
+                 ["host"], ["host", "--sealed"], ["join", "h:1"], ["join", "--sealed", "h:1"],
+                 ["host", "--headless", "--trusted-host"], ["bot", "--trusted-host", "h:1"],
+                 ["host", "--trusted-host"], ["join", "--trusted-host", "h:1"]):
+        assert cli.main(argv) == 0, argv
+    assert ran == ["sealed headless"] * 2 + ["sealed bot"] * 2 + ["sealed host"] * 2 + ["sealed join"] * 2 + [
+        "open headless", "open bot", "open host", "open join"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli.main(["host", "--help"])
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "--trusted-host the open host instead of the sealed deal: THIS HOST CAN SEE EVERY HAND" in flat
+
+
+@pytest.mark.parametrize("flag", [["--resume"], ["--record", "x.json"], ["--seed", "7"]])
+def test_a_sealed_host_refuses_what_only_the_open_host_has(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_tui.cli import main
+
+    assert main(["host", "--headless", *flag]) == 2
+    err = capsys.readouterr().err
+    assert flag[0] in err and "--trusted-host" in err and "can see every hand" in err and "Traceback" not in err
+
+
+def test_the_open_headless_host_says_first_that_it_sees_every_hand(tmp_path: Any) -> None:
+    from net.testing import HostProcess
+
+    host = HostProcess("--port", "0", "--bind", "127.0.0.1", "--no-mdns", "--save", str(tmp_path / "h.save"))
+    try:
+        host.wait_port()
+    finally:
+        host.kill()
+    assert "open host (--trusted-host): this host can see every hand" in host.lines[0]
+
+
+@pytest.mark.parametrize("argv,words", [(["--turn-timer", "0"], "--turn-timer must be more than 0"),
+                                        (["--grace", "-1"], "--grace must be 0 seconds or more")])
+def test_a_sealed_host_refuses_a_bad_timer_or_grace(argv: list[str], words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_tui.cli import main
+
+    for headless in (["--headless"], []):
+        assert main(["host", *headless, *argv]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err

@@ -365,7 +365,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
             await in_lobby(pilot, app)
             screen = app.lobby_screen
             # The address as --headless prints it: with the host key's fingerprint.
-            assert f"uno-tui join {host.address('127.0.0.1')}" in app.where
+            assert f"uno-tui join --trusted-host {host.address('127.0.0.1')}" in app.where
             assert "#" in app.where and "uno://127.0.0.1:" in app.where
             assert app.session.me == 0 and app.session.is_host
             await until(pilot, lambda: app.session.ready, what="the host's own seat ready")

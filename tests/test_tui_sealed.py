@@ -12,7 +12,7 @@ import asyncio
 import pytest
 from test_net_sealed import check_clean
 from test_tui import take_turn
-from tui_support import until
+from tui_support import text_of, until
 
 import core
 from net.sealing import SealedClient, SealedHost
@@ -88,3 +88,106 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
     check_clean(host, list(got), 1)
     assert any(p == seat for p, _a in peer.moves)  # the person moved, by keys
     assert checked
+
+
+async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:
+    """The open table's lobby screen over a sealed host: its seats and who is waiting, the chat (a
+    line from a player cleaned before it is drawn), the host's s dealing at once with bots in the
+    open seats, then the table."""
+    from textual.widgets import Input, Static
+
+    from uno_tui.netplay.lobby import LobbyScreen
+    from uno_tui.sealed_lobby import SealedApp, SealedRoom
+    from uno_tui.widgets.log import WrappingLog
+
+    host = SealedHost(variant="classic", seats=4, people=2, host_seats=(0,), host_person=True, name="Hal")
+    room = SealedRoom(where="players join with: uno-tui join uno://x:1#ff", say=host.say, start_now=host.start_now)
+    host.listeners.append(room.heard)
+    port = await host.start()
+    room.heard("lobby", host.lobby())
+    running = asyncio.ensure_future(host.run())
+    ann = SealedClient(name="Ann")
+    joined = asyncio.ensure_future(ann.run("127.0.0.1", port))
+    app = SealedApp(room, lambda: host.peer)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app.screen, LobbyScreen)
+            await until(pilot, lambda: len(host.waiting) == 1, 30, "Ann in the room")
+            seats = app.screen.query_one("#lobby-seats", Static)
+            await until(pilot, lambda: "Ann" in text_of(seats), 10, "Ann's seat drawn")
+            text = text_of(seats)
+            assert "Hal" in text and "(open)" in text and "Bot 4" in text
+            title = text_of(app.screen.query_one("#lobby-title", Static))
+            assert "Hal's table" in title and "sealed deal" in title
+            status = text_of(app.screen.query_one("#lobby-status", Static))
+            assert "1 open seat: wait for players, or b fills them with bots" in status
+            ann.say("hello\x1b[2J table")
+            log = app.screen.query_one("#lobby-chat", WrappingLog)
+            await until(pilot, lambda: any("hello table" in str(line) for line in log.lines), 10, "Ann's line")
+            await pilot.press("t")
+            chat = app.screen.query_one("#lobby-chat-input", Input)
+            chat.value = "welcome"
+            await pilot.press("enter")
+            await until(pilot, lambda: any("<Hal> welcome" in str(line) for line in log.lines), 10, "the host's line")
+            await pilot.press("s")  # deal now: seat 3 goes to a bot of the host's
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), 60, "the table")
+            assert host.peer is not None and host.peer.names == ["Hal", "Ann", "Bot 3", "Bot 4"]
+            # The chat goes on at the table: its line (t), and Ann's words in the table's log.
+            from uno_tui.widgets import GameLog
+
+            table = app.screen
+            assert "online" in text_of(table.query_one("#net-bar", Static)) and "hosting" in text_of(
+                table.query_one("#net-bar", Static))
+            ann.say("good \x1b[31mluck")
+            await until(pilot, lambda: "<Ann> good luck" in "\n".join(str(e) for e in table.query_one(GameLog).entries),
+                        10, "Ann's line in the table's log")
+            heard: list[str] = []
+            ann.listeners.append(lambda kind, msg: heard.append(msg.get("text", "")) if kind == "chat" else None)
+            await pilot.press("t")
+            table.query_one("#chat-input", Input).value = "thanks"
+            await pilot.press("enter")
+            await until(pilot, lambda: "thanks" in heard, 10, "the host's line at Ann's")
+    finally:
+        running.cancel()
+        joined.cancel()
+        await host.close()
+
+
+async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() -> None:
+    """The host's screen (its person's turns played by its own bot when a short turn timer runs out,
+    one bot client that stays for rematches): r on the round's summary starts a new match, and its
+    table replaces the last one."""
+    from uno_tui.sealed_lobby import SealedApp, SealedRoom
+
+    host = SealedHost(variant="classic", seats=3, people=1, rounds=1, host_seats=(0,), host_person=True,
+                      turn_timer=0.01)
+    room = SealedRoom(where="", say=host.say, start_now=host.start_now)
+    host.listeners.append(room.heard)
+    port = await host.start()
+    runs = [asyncio.ensure_future(host.run())]
+    guest = SealedClient(matches=None)
+    staying = asyncio.ensure_future(guest.run("127.0.0.1", port))
+    app = SealedApp(room, lambda: host.peer)
+
+    def again() -> None:
+        host.rematch()
+        runs.append(asyncio.ensure_future(host.run()))
+
+    app.rematch = again
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and runs[0].done(), 120,
+                        "the first match over and its summary shown")
+            first = runs[0].result()
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and host.peer is not first
+                        and app.session.peer is host.peer, 60, "the rematch's table")
+            await until(pilot, lambda: len(runs) == 2 and runs[1].done(), 120, "the rematch played")
+            second = runs[1].result()
+            assert second.game_id != first.game_id and second.alarm is None
+            assert guest.played[-1].game_id == second.game_id or not staying.done()
+    finally:
+        for t in runs:
+            t.cancel()
+        await host.close()
+        staying.cancel()

@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _interactive_host(**options: object) -> int:
     """``uno-tui host`` (not headless): serve the table from this screen and play at it."""
     if options.pop("sealed", False):
-        from .sealed_session import run_sealed_host_screen
+        from .sealed_commands import run_sealed_host_screen
 
         return run_sealed_host_screen(**options)  # type: ignore[arg-type]
     from .netplay.app import run_interactive_host  # Textual loads here, not for --help
@@ -186,7 +186,7 @@ def _interactive_host(**options: object) -> int:
 def _join(**options: object) -> int:
     """``uno-tui join [ADDRESS]``: the lobby, then the table (``--sealed``: a sealed table's)."""
     if options.pop("sealed", False):
-        from .sealed_session import run_sealed_join
+        from .sealed_commands import run_sealed_join
 
         return run_sealed_join(**options)  # type: ignore[arg-type]
     from .netplay.app import run_join

@@ -9,6 +9,8 @@ to the screen as a :class:`~uno_tui.session.SessionChanged`.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
 
@@ -29,10 +31,12 @@ class SealedSession:
     deals = False
     """The next round is dealt by the table itself (every peer, once every verdict is in)."""
 
-    def __init__(self, peer: SealedPeer) -> None:
+    def __init__(self, peer: SealedPeer, rematch: Callable[[], None] | None = None) -> None:
+        """``rematch``: the host's (a new match with the same people); a joiner's session has none."""
         if peer.game is None:
             raise ValueError("the sealed table has not dealt yet")
         self.peer = peer
+        self._rematch = rematch
         # The person's seat: the one its peer leaves to it (a host's peer also holds its bots').
         self._me = min(peer.manual) if peer.manual else (peer.seats[0] if peer.seats else None)
         self.names = list(peer.names)
@@ -86,133 +90,27 @@ class SealedSession:
             raise IllegalAction("a spectator makes no moves")
         self.peer.move(self.me, action)
 
+    @property
+    def in_progress(self) -> bool:
+        """A round under way (leaving asks first: the others' round is void once the host's grace is over)."""
+        g = self.peer.game
+        return g is not None and g.phase != "over" and self.peer.alarm is None
+
     def next_round(self) -> None:
         raise IllegalAction("the sealed table deals the next round by itself once every verdict is in")
 
     def rematch(self) -> None:
-        raise IllegalAction("a sealed table plays one match")
+        if self._rematch is None:
+            raise IllegalAction("the host decides on a rematch: stay, and it comes to you")
+        if self.in_progress:
+            raise IllegalAction("the match is still being played")
+        try:
+            self._rematch()
+        except ValueError:  # the round's last verdicts are still coming in
+            raise IllegalAction("the round's audit is still under way: try again in a moment") from None
 
     def __repr__(self) -> str:  # pragma: no cover
         return f"SealedSession(seat {self.me})"
 
 
 __all__ = ["ScreenPeer", "SealedSession"]
-
-
-def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
-                    **_ignored: object) -> int:
-    """``uno-tui join --sealed ADDRESS``: take a seat at a sealed table (``host --headless --sealed``)
-    and play it on this screen; 0 when the match ends with every audit clean."""
-    import asyncio
-    import sys
-
-    from net.address import parse_address, split_fingerprint
-    from net.errors import NetError
-    from net.sealing import Alarm, SealedClient
-
-    from .app import UnoApp
-    from .session import TableConfig
-
-    if not address:
-        print("uno-tui join: --sealed needs the table's ADDRESS (as `host --headless --sealed` prints it)",
-              file=sys.stderr)
-        return 2
-    try:
-        where, port = parse_address(address)
-        _, fp = split_fingerprint(address)
-    except ValueError as e:
-        print(f"uno-tui join: {e}", file=sys.stderr)
-        return 2
-    from .netplay.app import default_name
-
-    client = SealedClient(peer_class=ScreenPeer, spectator=spectate, name=name or default_name())
-
-    async def main() -> int:
-        playing = asyncio.ensure_future(client.run(where, port, fp))
-        print("waiting for the table to deal (every seat taken, every pass made)...", flush=True)
-        while client.peer is None or not hasattr(client.peer, "deal_events"):
-            if playing.done():
-                playing.result()  # its error, if the link failed
-                return 1
-            await asyncio.sleep(0.02)
-        app = UnoApp(SealedSession(client.peer), config=TableConfig(english=english))
-        await app.run_async()
-        if not playing.done():
-            playing.cancel()
-            print("uno-tui join: you left the sealed table; its round cannot go on without you", file=sys.stderr)
-            return 1
-        peer = playing.result()
-        bad = [v for v in peer.verdicts if not v["ok"]]
-        print(f"every audit of {len({v['r'] for v in peer.verdicts})} round(s): " + ("clean" if not bad else
-              "; ".join(f"seat {s}: {w}" for v in bad for s, w in v["false"])))
-        return 1 if bad else 0
-
-    try:
-        return asyncio.run(main())
-    except Alarm as a:
-        print(f"uno-tui join: alarm: {a}", file=sys.stderr)
-        return 1
-    except (OSError, NetError) as e:
-        print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-
-
-def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
-                           options: dict[str, object] | None = None, bot_level: str = "normal",
-                           bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
-                           name: str | None = None, **_ignored: object) -> int:
-    """``uno-tui host --sealed``: host a sealed table and play seat 0 at this screen (the host's
-    bots take the last ``bots`` seats; bot clients or people with ``join --sealed`` the rest)."""
-    import asyncio
-    import sys
-
-    from net.address import DEFAULT_PORT
-    from net.identity import fingerprint
-    from net.sealing import Alarm, SealedHost
-    from net.sealing.serve import table_settings
-
-    from .app import UnoApp
-    from .session import TableConfig
-
-    options = table_settings(variant, seats, bots, options, host_plays=True)
-    if options is None:
-        return 2
-    host = SealedHost(variant=variant, seats=seats, people=seats - bots - 1, options=options or None,
-                      rounds=rounds, bot_level=bot_level, host_seats=(0,), host_person=True, name=name or "Host")
-
-    async def main() -> int:
-        got = await host.start(bind, DEFAULT_PORT if port is None else port)
-        fp = fingerprint(host.identity.public)[:16]
-        print(f"sealed table on {bind}:{got}; players join with: uno-tui join --sealed uno://HOST:{got}#{fp}",
-              flush=True)
-        if seats - bots - 1:
-            print(f"waiting for {seats - bots - 1} player(s)...", flush=True)
-        running = asyncio.ensure_future(host.run())
-        try:
-            while host.peer is None or not hasattr(host.peer, "deal_events"):
-                if running.done():
-                    running.result()
-                    return 1
-                await asyncio.sleep(0.02)
-            await UnoApp(SealedSession(host.peer), config=TableConfig(english=english)).run_async()
-            if not running.done():
-                print("uno-tui host: you left the sealed table; its round cannot go on without you", file=sys.stderr)
-                return 1
-            running.result()
-            return 0
-        finally:
-            running.cancel()
-            await host.close()
-
-    try:
-        return asyncio.run(main())
-    except Alarm as a:
-        print(f"uno-tui host: alarm: {a}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"uno-tui host: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130

@@ -4,17 +4,19 @@
   replica of the game, its :class:`net.sealed.Participant`, and the deterministic walk through
   the log that every peer makes alike (the engine's needs asked before each move, the epochs,
   the openings, the deliveries, the round's reveal, audit and verdict);
-* :mod:`.relay`: the host's sequencer and the client's side over TCP: the host orders and relays
+* :mod:`.relay`: the host's sequencer over TCP (and :mod:`.client`, the client's side): the host orders and relays
   signed messages it cannot read, and runs its own peer like anyone else; :mod:`.link`, the
   encrypted links; :mod:`.signed`, the signed messages and alarms; :mod:`.roundend`, the round's end; :mod:`.store`, the secrets
-  on disk; :mod:`.serve`, the commands.
+  on disk; :mod:`.room`, the waiting room, chat and the check of ``start``; :mod:`.transcript`, the
+  transcript and its audit; :mod:`.serve`, the commands.
 
 The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` / :mod:`core.needs`.
 """
 
 from .lockstep import SealedPeer
-from .relay import SealedClient, SealedHost
-from .signed import Alarm
+from .client import SealedClient
+from .relay import SealedHost
+from .signed import Alarm, Voided
 from .store import SecretStore
 
-__all__ = ["Alarm", "SealedClient", "SealedHost", "SealedPeer", "SecretStore"]
+__all__ = ["Alarm", "SealedClient", "SealedHost", "SealedPeer", "SecretStore", "Voided"]

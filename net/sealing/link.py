@@ -11,11 +11,15 @@ replayed or reordered ends the link.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
+
 
 from .. import framing
 from ..identity import Identity, fingerprint
+from ..messages import clean_text
 from ..secure import OVERHEAD, Channel, ChannelError, ClientHandshake, HandshakeError, host_answer
+from ..throttle import PasswordThrottle, Throttled
 
 SEALED_VERSION = 1
 """The sealed table's protocol version, in its handshake (another version is refused)."""
@@ -48,6 +52,9 @@ class Link:
         try:
             plain = self.channel.open(body)
         except ChannelError as e:
+            refused = _refusal(body)
+            if refused is not None:
+                raise refused from None
             raise framing.FrameError(str(e)) from None
         return framing.decode(plain, MAX_FRAME)
 
@@ -55,19 +62,43 @@ class Link:
         self.writer.close()
 
 
+def _refusal(body: bytes) -> HandshakeError | None:
+    """A host's refusal in the clear (``refuse{code, reason}``: it cannot seal to a peer whose keys it
+    does not share, as after a wrong password), as the error it names; None for anything else. Anyone
+    on the wire could forge one, but all it does is end a link they could cut anyway."""
+    try:
+        msg = framing.decode(body, 4096)
+    except framing.FrameError:
+        return None
+    if msg.get("k") != "refuse" or not isinstance(msg.get("code"), str):
+        return None
+    return HandshakeError(msg["code"][:32], clean_text(str(msg.get("reason") or ""), 200) or "refused by the host")
+
+
+def refuse(writer: asyncio.StreamWriter, code: str, reason: str) -> None:
+    """Tell a peer in the clear why it is refused, and close."""
+    body = framing.pack({"k": "refuse", "code": code, "reason": reason})
+    writer.write(framing.HEADER.pack(len(body)) + body)
+    writer.close()
+
+
 async def _plain(reader: asyncio.StreamReader) -> bytes:
     return await framing.read_body(reader, max_size=4096, idle_timeout=TIMEOUT, body_timeout=TIMEOUT)
 
 
 async def connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity,
-                  expect: str | None = None) -> tuple[Link, bytes]:
-    """The client's handshake; ``expect``: the start of the host's fingerprint (refused otherwise).
-    Returns the link and the host's identity key."""
-    hs = ClientHandshake(identity, SEALED_VERSION)
+                  expect: str | None = None, password: str | None = None) -> tuple[Link, bytes]:
+    """The client's handshake; ``expect``: the start of the host's fingerprint (refused otherwise);
+    ``password``: the table's (SPAKE2, as :mod:`net.secure` runs it). Returns the link and the host's
+    identity key."""
+    hs = ClientHandshake(identity, SEALED_VERSION, password)
     writer.write(framing.HEADER.pack(len(hs.hs1)) + hs.hs1)
     hs2 = framing.decode(await _plain(reader), 4096)
+    if hs2.get("k") == "refuse":
+        raise _refusal(framing.pack(hs2)) or HandshakeError("handshake", "refused by the host")
     if hs2.get("v") != SEALED_VERSION:
-        raise HandshakeError("version", "this host does not speak the sealed table's protocol")
+        raise HandshakeError("version", "this host is not a sealed table: it may be an open host, which sees "
+                                        "every hand (join it with --trusted-host if you accept that)")
     host_id, channel, _body, auth = hs.finish(hs2)
     if expect is not None and not fingerprint(host_id).startswith(expect.lower()):
         raise HandshakeError("fingerprint", "the host's key does not match the fingerprint in the address")
@@ -76,16 +107,49 @@ async def connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, id
     return link, host_id
 
 
-async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity) -> tuple[Link, bytes]:
-    """The host's handshake. Returns the link and the client's identity key (proven by it)."""
+async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity,
+                 password: str | None = None, throttle: PasswordThrottle | None = None) -> tuple[Link, bytes]:
+    """The host's handshake (``password``: the table's, a wrong one refused in the clear and its address
+    slowed by ``throttle``, as the open host does). Returns the link and the client's identity key."""
     hs1_bytes = await _plain(reader)
     hs1 = framing.decode(hs1_bytes, 4096)
     if hs1.get("type") != "hs1" or hs1.get("v") != SEALED_VERSION or not isinstance(hs1.get("id"), bytes) \
             or not isinstance(hs1.get("eph"), bytes):
         raise HandshakeError("version", "not a sealed table's handshake")
-    hs2, hh = host_answer(identity, hs1_bytes, hs1, SEALED_VERSION, None)
+    attempt = None
+    if password is not None and "pake" in hs1 and throttle is not None:
+        ip = str((writer.get_extra_info("peername") or ("?",))[0])
+        try:
+            attempt = await throttle.enter(ip)
+        except Throttled as t:
+            refuse(writer, "throttled", f"too many wrong passwords from your address: try again in "
+                                        f"{math.ceil(t.seconds)} s")
+            raise HandshakeError("throttled", "too many wrong passwords") from None
+    try:
+        if attempt is not None:  # the password exchange is ~15 ms of pure Python: off the loop
+            hs2, hh = await asyncio.to_thread(host_answer, identity, hs1_bytes, hs1, SEALED_VERSION, password)
+        else:
+            hs2, hh = host_answer(identity, hs1_bytes, hs1, SEALED_VERSION, password)
+    except BaseException:
+        if attempt is not None:
+            attempt.done(False)
+        raise
+    hh.attempt = attempt
     body = framing.pack(hs2)
     writer.write(framing.HEADER.pack(len(body)) + body)
     link = Link(reader, writer, hh.channel)
-    hh.check_auth(await asyncio.wait_for(link.recv(), TIMEOUT))
+    try:
+        first = await asyncio.wait_for(link.recv(), TIMEOUT)
+    except framing.FrameError:
+        if not hh.pake:
+            raise
+        wait = hh.done(False)  # its first sealed frame did not open: not the table's password
+        refuse(writer, "password", "wrong password for this table"
+               + (f"; the next try from your address must wait {math.ceil(wait)} s" if wait >= 1 else ""))
+        raise HandshakeError("password", "a wrong password") from None
+    except BaseException:
+        hh.done(False)
+        raise
+    hh.done(True)
+    hh.check_auth(first)
     return link, hh.client_id

@@ -46,7 +46,8 @@ from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 from .roundend import RoundEnd
-from .signed import TAG, Alarm, sign
+from ..messages import clean_text
+from .signed import TAG, Alarm, Voided, sign
 from .store import SecretStore
 
 Slot = tuple[int, int]
@@ -67,7 +68,8 @@ class SealedPeer(RoundEnd):
     def __init__(self, *, variant: str, names: list[str], options: dict[str, Any] | None, game_id: bytes,
                  roster: dict[int, bytes], owners: list[int], pid: int | None, identity: Identity | None,
                  send: Send, secrets: SecretStore | None = None, bot_level: str = "normal",
-                 rounds: int | None = 1, already: int = 0, manual: Iterable[int] = ()) -> None:
+                 rounds: int | None = 1, already: int = 0, manual: Iterable[int] = (),
+                 turn_timer: float | None = None) -> None:
         self.variant, self.names, self.options = variant, list(names), options
         self.game_id = game_id
         self.roster = dict(roster)
@@ -78,6 +80,12 @@ class SealedPeer(RoundEnd):
         self.seats = tuple(q for q, o in enumerate(owners) if o == pid)
         self.manual = frozenset(manual)
         """This peer's seats its person plays (:meth:`move`); its bot plays the others."""
+        self.turn_timer = turn_timer
+        """Seconds a person has for a decision before this peer's bot makes it (None: no limit)."""
+        self.timeouts: list[Callable[[int], None]] = []
+        """Told the seat whose person ran out of time, as its bot moves for it."""
+        self.waiting_on: set[int] = set()
+        """The participants the table waits on now (the host's watchdog reads it)."""
         self._send, self.secrets = send, secrets
         self.already = already
         """How many of this peer's messages the log holds already (a restart catching up: the walk
@@ -144,6 +152,12 @@ class SealedPeer(RoundEnd):
                               body.get("culprit")), told=True)
         if body.get("k") == "saccuse":
             raise Alarm(self._accusation(author, body), told=True)
+        if body.get("k") == "svoid":  # the host's word that a participant left for good (relay.py)
+            if author != 0:
+                raise Alarm(Fault("protocol", "a void by someone who is not the host", author))
+            who = body.get("who")
+            raise Voided(getattr(self, "round", 0), who if isinstance(who, int) else None,
+                         clean_text(body.get("why") or "a participant left the table for good", 200))
         return author, body
 
     async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
@@ -152,6 +166,7 @@ class SealedPeer(RoundEnd):
         meanwhile wait their turn: every peer sets them aside alike). ``deadline``: seconds, after
         which the first author still missing is named with the fault ``missing``."""
         want, got = set(authors), {}
+        self.waiting_on = want
         loop = asyncio.get_running_loop()
         until = None if deadline is None else loop.time() + deadline
         while want:
@@ -398,10 +413,16 @@ class SealedPeer(RoundEnd):
 
     # -- moves ----------------------------------------------------------------------------------------
     def _act(self) -> None:
-        """A seat of this peer's that is to decide sends its move (once per position)."""
+        """A seat of this peer's that is to decide sends its move (once per position); a seat its
+        person plays gets :attr:`turn_timer` seconds, then this peer's bot moves for it."""
         g = self.game
         assert g is not None
         d = g.decision
+        self.waiting_on = {self.owners[d.player]} if d is not None else set()
+        if d is not None and d.player in self.manual and self.turn_timer is not None \
+                and getattr(self, "_armed", None) != g.version:
+            self._armed = g.version
+            asyncio.get_running_loop().call_later(self.turn_timer, self._out_of_time, d.player, g.version)
         if not self.auto or d is None or d.player not in self.seats or d.player in self.manual \
                 or getattr(self, "_acted", None) == g.version:
             return
@@ -410,6 +431,21 @@ class SealedPeer(RoundEnd):
         choice = self.choose(p)
         if choice is not None:
             self._send_move(p, choice)
+
+    def _out_of_time(self, p: int, version: int) -> None:
+        """Seat ``p``'s person let its turn timer run out at ``version``: this peer's bot moves for it
+        (its own client holds its cards' keys, so no one else could)."""
+        g = self.game
+        if g is None or g.version != version or getattr(self, "_moved", None) == version or self.alarm is not None:
+            return
+        d = g.decision
+        if d is None or d.player != p:
+            return
+        choice = self.choose(p)
+        if choice is not None:
+            self._send_move(p, choice)
+            for told in list(self.timeouts):
+                told(p)
 
     def move(self, p: int, action: Action) -> None:
         """Send seat ``p``'s move (a seat of this peer's): refused with :class:`core.IllegalAction`
@@ -425,6 +461,7 @@ class SealedPeer(RoundEnd):
         g = self.game
         assert g is not None and self.part is not None
         slots = [self.slot[c.id] for c in self.shows(p, action)]
+        self._moved = g.version
         self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": action.to_dict(),
                    "show": self.part.show(slots) if slots else []})
 

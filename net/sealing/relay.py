@@ -9,8 +9,9 @@ recipients. What it can still do is the host's part in the threat model: stall, 
 arrivals (``docs/sealed-design.md``, section 4).
 
 Links are the project's encrypted, authenticated links (:mod:`.link`: the handshake of
-:mod:`net.secure`, then sealed frames). This first version of the sealed wire is its own small
-protocol (``hello``, ``start``, ``msg``, ``log``, ``live``), beside the table's gateway.
+:mod:`net.secure`, then sealed frames). The sealed wire is its own small protocol (``hello``,
+``lobby``, ``chat``, ``start``, ``msg``, ``log``, ``live``), beside the table's gateway; the
+client's side is :mod:`.client`, the waiting room and chat :mod:`.room`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import core
 
@@ -27,16 +29,28 @@ from .. import framing
 from ..identity import Identity, verify
 from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
+from ..throttle import PasswordThrottle
 from . import link as link_mod
 from .link import Link
 from .lockstep import SealedPeer
-from .signed import TAG
+from .room import ChatBrake, chat_line
+from .signed import TAG, sign
 from .store import SecretStore
+from .transcript import SealedTranscript
 
 MAX_REFUSED = 8
 """Messages a link may send that are refused (not signed by its identity, not a message) before
 the host closes it: an honest client never sends one, and a peer sending junk must not fill the
 host's memory or time. The participant may connect again; its seat waits for it as for a crash."""
+
+@dataclass(eq=False)
+class _Waiting:
+    """A person in the waiting room: its link, identity key and the name it asked for."""
+
+    link: Link
+    identity: bytes
+    name: str
+
 
 class SealedHost:
     """A sealed table's host: ``people`` seats for clients (the first seats not the host's), ``host_seats`` the
@@ -45,10 +59,16 @@ class SealedHost:
     def __init__(self, *, variant: str, seats: int, people: int, identity: Identity | None = None,
                  options: dict[str, Any] | None = None, rounds: int | None = 1, bot_level: str = "normal",
                  host_seats: tuple[int, ...] = (), peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None, host_person: bool = False, name: str = "Host") -> None:
+                 save_path: str | Path | None = None, host_person: bool = False, name: str = "Host",
+                 password: str | None = None, grace: float = 30.0, turn_timer: float | None = None,
+                 transcript_dir: str | Path | None = None) -> None:
         core.variant_class(variant)  # a ValueError names the known variants
         if not 0 <= people <= seats:
             raise ValueError("people must be between 0 and the number of seats")
+        if turn_timer is not None and not turn_timer > 0:
+            raise ValueError(f"--turn-timer must be more than 0 seconds, not {turn_timer:g}")
+        if not grace >= 0:
+            raise ValueError(f"--grace must be 0 seconds or more, not {grace:g}")
         self.variant, self.seats, self.people = variant, seats, people
         self.options = options
         self.identity = identity or Identity.generate()
@@ -76,11 +96,34 @@ class SealedHost:
         self._joined = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self.peer: SealedPeer | None = None
-        self.refused: list[tuple[int, str]] = []
+        self.refused: list[tuple[int | None, str]] = []
+        self.password = password
+        """The table's password (None: anyone with the address may join)."""
+        self.grace = grace
+        """Seconds a participant's seat waits for its link to come back before the host voids the round
+        (its keys left with it: nobody can open the cards it holds a key to)."""
+        self.turn_timer = turn_timer
+        """Seconds a person has for a decision before its own client's bot makes it; a participant the
+        table still waits on :attr:`grace` seconds after that (connected but silent) voids the round."""
+        self._last = 0.0
+        self.transcript_dir = transcript_dir
+        """Where the host writes the match's transcript (None: nowhere), which ``uno-tui audit`` checks."""
+        self.transcript: SealedTranscript | None = None
+        self.voided: dict[str, Any] | None = None
+        """The void the host logged (``{r, who, why}``), if it did."""
+        self._done = False
+        self._timers: set[asyncio.Future[None]] = set()
+        self.throttle = PasswordThrottle()
+        """Slows down whoever guesses the password wrong, per address (as the open host's)."""
+        self.waiting: list[_Waiting] = []
+        """The people in the waiting room, in the order they came (their seats are given at the start)."""
+        self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        """Told ``("lobby", frame)``, ``("chat", frame)``, ``("refused", {who, why})``: what the host's
+        own screen or printer shows."""
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
         self._server = await asyncio.start_server(self._link, bind, port)
-        if self.people == 0:
+        if not self._client_seats():
             self._joined.set()
         return self._server.sockets[0].getsockname()[1]
 
@@ -88,8 +131,11 @@ class SealedHost:
         return [q for q in range(self.seats) if q not in self.host_seats][:self.people]
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        seat: _Waiting | None = None
+        link: Link | None = None
+        ident = b""
         try:
-            link, ident = await link_mod.accept(reader, writer, self.identity)
+            link, ident = await link_mod.accept(reader, writer, self.identity, self.password, self.throttle)
             hello = await asyncio.wait_for(link.recv(), link_mod.TIMEOUT)
             if hello.get("k") != "hello":
                 writer.close()
@@ -98,39 +144,37 @@ class SealedHost:
                 self.watchers.append(link)
                 if self._start is not None:
                     self._catch_up(link, None)
+                else:
+                    link.send(self.lobby())
                 # A spectator sends nothing: its link stays until it leaves, and ends if it sends
                 # anything (never buffered: a flood must not fill the host's memory).
                 await reader.read(1)
                 self.watchers.remove(link)
                 return
             back = [p for p, i in self.identities.items() if i == ident and p != 0]
+            again = [w for w in self.waiting if w.identity == ident]
             if back:  # a participant back after a crash or a lost link: the log from its start
-                pid = back[0]
-                old = self.links.get(pid)
+                old = self.links.get(back[0])
                 if old is not None:
                     old.close()
-                self.links[pid] = link
-                if self._start is not None:
-                    self._catch_up(link, pid)
-            elif len(self.identities) - 1 < len(self._client_seats()):
-                pid = len(self.identities)
-                self.links[pid] = link
-                self.identities[pid] = ident
-                self.asked_names[pid] = clean_text(hello.get("name") or "", MAX_NAME)
-                if len(self.identities) - 1 == len(self._client_seats()):
+                self.links[back[0]] = link
+                self._catch_up(link, back[0])
+            elif self._start is None and again:  # back in the waiting room: its place kept
+                seat = again[0]
+                seat.link.close()
+                seat.link = link
+                self._tell_lobby()
+            elif self._start is None and len(self.waiting) < len(self._client_seats()):
+                seat = _Waiting(link, ident, clean_text(hello.get("name") or "", MAX_NAME))
+                self.waiting.append(seat)
+                self._tell_lobby()
+                if len(self.waiting) == len(self._client_seats()):
                     self._joined.set()
             else:
-                writer.close()
+                link_mod.refuse(writer, "full", "every seat of this table is taken" if self._start is None
+                                else "this table has started: its seats are taken")
                 return
-            refused = 0
-            while refused < MAX_REFUSED:
-                msg = await link.recv()
-                if msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) or not isinstance(msg.get("s"), bytes) \
-                        or not verify(ident, msg["s"], TAG, msg["m"]):
-                    self.refused.append((pid, "a message it did not sign"))
-                    refused += 1
-                    continue  # refused: never logged
-                self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+            await self._serve(link, ident)
         except (framing.FrameError, ConnectionError, HandshakeError, asyncio.TimeoutError):
             pass
         except asyncio.CancelledError:
@@ -139,6 +183,143 @@ class SealedHost:
             pass
         finally:
             writer.close()
+            gone = [w for w in self.waiting if w.link.writer is writer] if self._start is None else []
+            for w in gone:  # left the waiting room: its place is open again
+                self.waiting.remove(w)
+                self._joined.clear()
+                self._tell_lobby()
+            pid = self._pid_of(ident) if self._start is not None else None
+            if pid is not None and link is not None and self.links.get(pid) is link and not self._done:
+                task = asyncio.ensure_future(self._absent(pid, link))
+                self._timers.add(task)
+                task.add_done_callback(self._timers.discard)
+
+    async def _absent(self, pid: int, link: Link) -> None:
+        """A participant's link is gone: if no other takes its place within :attr:`grace`, the round is void."""
+        await asyncio.sleep(self.grace)
+        if self.links.get(pid) is link and not self._done:
+            name = self._name_of(self.identities[pid])
+            self.void(pid, f"{name} left the table and did not come back within {self.grace:g} s")
+
+    def void(self, pid: int, why: str) -> None:
+        """Log the host's signed word that participant ``pid`` left for good: every peer ends the match
+        with the round void (:class:`net.sealing.signed.Voided`)."""
+        if self.voided is not None or self.peer is None:
+            return
+        self.voided = {"r": getattr(self.peer, "round", 0), "who": pid, "why": why}
+        self._own(sign(self.identity, {"k": "svoid", **self.voided}))
+
+    async def _serve(self, link: Link, ident: bytes) -> None:
+        """Read one participant's link: its signed messages into the log, its chat to everyone; refused
+        messages counted, and the link closed at :data:`MAX_REFUSED`."""
+        refused = 0
+        brake = ChatBrake()
+        while refused < MAX_REFUSED:
+            msg = await link.recv()
+            pid = self._pid_of(ident)
+            if msg.get("k") == "chat":
+                line = chat_line(self._name_of(ident), msg.get("text")) if brake.allow() else None
+                if line is None:
+                    self._refuse(pid, "a chat line over the limit, or empty")
+                    refused += 1
+                    continue
+                self.chat(line)
+                continue
+            if pid is None or msg.get("k") != "msg" or not isinstance(msg.get("m"), bytes) \
+                    or not isinstance(msg.get("s"), bytes) or not verify(ident, msg["s"], TAG, msg["m"]):
+                self._refuse(pid, "a message it did not sign" if pid is not None else "a message before the start")
+                refused += 1
+                continue  # refused: never logged
+            self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
+
+    def _pid_of(self, ident: bytes) -> int | None:
+        return next((p for p, i in self.identities.items() if i == ident and p != 0), None)
+
+    def _name_of(self, ident: bytes) -> str:
+        pid = self._pid_of(ident)
+        if pid is not None and self.names:
+            return next((self.names[q] for q, o in enumerate(self.owners()) if o == pid), "?")
+        return next((w.name or "a player" for w in self.waiting if w.identity == ident), "?")
+
+    def _refuse(self, pid: int | None, why: str) -> None:
+        self.refused.append((pid, why))
+        self._emit("refused", {"who": pid, "why": why})
+
+    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener(kind, data)
+
+    def _everyone(self) -> list[Link]:
+        return [*self.links.values(), *(w.link for w in self.waiting if self._start is None), *self.watchers]
+
+    def chat(self, line: dict[str, Any]) -> None:
+        """Send a chat frame (:func:`net.sealing.room.chat_line`) to everyone, the host's screen included."""
+        for link in self._everyone():
+            link.send(line)
+        self._emit("chat", line)
+
+    def say(self, text: str) -> None:
+        """The host's person says ``text`` to the table."""
+        line = chat_line(self.name, text)
+        if line is not None:
+            self.chat(line)
+
+    def lobby(self) -> dict[str, Any]:
+        """The waiting room as everyone sees it, in the open table's lobby's shape (so the same screen
+        draws it): each seat's name and kind (``human``, ``bot``, ``open``), before the seats are given.
+        Everyone at a sealed table is ready by being there: the deal starts when the seats fill, or when
+        the host says (:meth:`start_now`)."""
+        clients = self._client_seats()
+        seats = []
+        for q in range(self.seats):
+            seat: dict[str, Any] = {"seat": q, "ready": True, "away": False, "bot_plays": False}
+            if q in clients:
+                i = clients.index(q)
+                seat.update({"name": self.waiting[i].name or f"Player {q + 1}", "kind": "human"}
+                            if i < len(self.waiting) else {"name": "", "kind": "open"})
+            elif q in self.host_seats and self.host_person:
+                seat.update(name=self.name, kind="human")
+            else:
+                seat.update(name=f"Bot {q + 1}", kind="bot")
+            seats.append(seat)
+        return {"k": "lobby", "phase": "lobby", "host": self.name, "variant": self.variant,
+                "password": self.password is not None, "options": dict(self.options or {}), "rounds": self.rounds,
+                "turn_timer": self.turn_timer, "grace": self.grace, "spectators": len(self.watchers),
+                "seats": seats}
+
+    def _tell_lobby(self) -> None:
+        frame = self.lobby()
+        for link in self._everyone():
+            link.send(frame)
+        self._emit("lobby", frame)
+
+    def rematch(self) -> None:
+        """After a match that ended (cleanly or void): back to the waiting room with the same people,
+        each still in the seat it had; call :meth:`run` again for the new match (a new game id, new
+        keys). Someone who has left frees their place, as in any waiting room."""
+        if not self._done:
+            raise ValueError("the match is not over")
+        if self.transcript is not None:
+            self.transcript.close()
+            self.transcript = None
+        clients = self._client_seats()
+        # In participant order, which is seat order (owners()): each takes its seat again.
+        back = [_Waiting(self.links[pid], self.identities[pid], self.asked_names.get(pid, ""))
+                for pid in sorted(self.links) if not self.links[pid].writer.is_closing()]
+        self.identities, self.links, self.asked_names = {0: self.identity.public}, {}, {}
+        self.waiting = back
+        self.log, self.log_bodies, self.names = [], [], []
+        self._start, self.peer, self.voided, self._done = None, None, None, False
+        self._joined.clear()
+        if len(self.waiting) >= len(clients):
+            self._joined.set()
+        self._tell_lobby()
+
+    def start_now(self) -> None:
+        """Deal with whoever is waiting: the seats still open go to the host's bots."""
+        if self._start is None:
+            self.people = len(self.waiting)
+            self._joined.set()
 
     def _catch_up(self, link: Link, pid: int | None) -> None:
         """Tell a peer joining a table under way the start and the whole log, then that it is live
@@ -152,6 +333,10 @@ class SealedHost:
     def append(self, entry: dict[str, Any]) -> None:
         """Log ``entry`` and send it to everyone (the host's own peer included)."""
         self.log.append(entry)
+        if self.transcript is not None:
+            self.transcript.entry(entry)
+        with contextlib.suppress(RuntimeError):  # no loop: a test feeding the log by hand
+            self._last = asyncio.get_running_loop().time()
         body = framing.pack({"k": "log", "e": entry})
         self.frames.append(body)
         self.log_bodies.append(body)
@@ -187,13 +372,25 @@ class SealedHost:
 
     async def run(self) -> SealedPeer:
         """Wait for the clients, start them, and play the match with the host's own peer."""
-        await self._joined.wait()
+        while True:
+            await self._joined.wait()
+            if len(self.waiting) >= len(self._client_seats()):
+                break
+            self._joined.clear()  # someone left as the room filled
+        for pid, w in enumerate(self.waiting[:len(self._client_seats())], start=1):
+            self.identities[pid], self.links[pid], self.asked_names[pid] = w.identity, w.link, w.name
         owners = self.owners()
         names = self.seat_names(owners)
         game_id = secrets.token_bytes(16)
         roster = [[p, i] for p, i in sorted(self.identities.items())]
+        self.names = names
         self._start = {"k": "start", "roster": roster, "owners": owners, "names": names, "variant": self.variant,
-                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level}
+                       "options": self.options, "game": game_id, "rounds": self.rounds, "level": self.bot_level,
+                       "timer": self.turn_timer}
+        if self.transcript_dir is not None:
+            self.transcript = SealedTranscript.create(self.transcript_dir, "sealed-host", self._start)
+            for e in self.log:
+                self.transcript.entry(e)
         for pid, w in self.links.items():
             self._catch_up(w, pid)
         for w in self.watchers:
@@ -201,14 +398,40 @@ class SealedHost:
         self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
                                     roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
                                     send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
-                                    rounds=self.rounds, manual=self.host_seats if self.host_person else ())
+                                    rounds=self.rounds, manual=self.host_seats if self.host_person else (),
+                                    turn_timer=self.turn_timer)
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
-        await self.peer.run()
+        watch = asyncio.ensure_future(self._watch()) if self.turn_timer is not None else None
+        try:
+            await self.peer.run()
+        finally:
+            self._done = True
+            if watch is not None:
+                watch.cancel()
         return self.peer
 
+    async def _watch(self) -> None:
+        """The turn timer's backstop: when the log has not grown for the timer and the grace, the round
+        is void, naming a participant the table waits on (its client should have moved by itself)."""
+        assert self.turn_timer is not None and self.peer is not None
+        loop = asyncio.get_running_loop()
+        self._last = loop.time()
+        limit = self.turn_timer + self.grace
+        while not self._done:
+            await asyncio.sleep(max(0.05, self._last + limit - loop.time()))
+            late = sorted(p for p in self.peer.waiting_on if p != 0)
+            if loop.time() - self._last >= limit and late:
+                name = self._name_of(self.identities[late[0]])
+                self.void(late[0], f"{name} sent nothing for {limit:g} s (the turn timer and the grace)")
+                return
+
     async def close(self) -> None:
-        for w in self.links.values():
+        if self.transcript is not None:
+            self.transcript.close()
+        for t in list(self._timers):
+            t.cancel()
+        for w in [*self.links.values(), *(w.link for w in self.waiting)]:
             w.close()
         if self._server is not None:
             self._server.close()
@@ -216,66 +439,4 @@ class SealedHost:
                 await self._server.wait_closed()
 
 
-class SealedClient:
-    """A player's side of a sealed table: its link, and its peer (a bot chooses its moves)."""
-
-    def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
-                 save_path: str | Path | None = None, spectator: bool = False,
-                 bot_level: str | None = None, name: str = "") -> None:
-        self.identity = identity or Identity.generate()
-        self.name = name
-        """The name this client asks for at the table (the host may add a number to make it unique)."""
-        self.bot_level = bot_level
-        """How well this client's bot plays (None: as the host's bots)."""
-        self.spectator = spectator
-        self.peer_class = peer_class
-        self.save_path = Path(save_path) if save_path is not None else None
-        self.peer: SealedPeer | None = None
-
-    async def run(self, host: str, port: int, fingerprint: str | None = None) -> SealedPeer:
-        """Join the table at ``host:port`` (``fingerprint``: the start of the host key's, checked)
-        and play (or watch) it to its end."""
-        reader, writer = await asyncio.open_connection(host, port)
-        try:
-            link, self.host_key = await asyncio.wait_for(link_mod.connect(reader, writer, self.identity, fingerprint),
-                                                         link_mod.TIMEOUT)
-            hello: dict[str, Any] = {"k": "hello", "name": self.name}
-            if self.spectator:
-                hello["role"] = "spectator"
-            link.send(hello)
-            start = await link.recv()
-            if start.get("k") != "start":
-                raise ConnectionError("the host did not start the table")
-            backlog: list[dict[str, Any]] = []
-            while (msg := await link.recv()).get("k") != "live":  # the log so far
-                if msg.get("k") == "log":
-                    backlog.append(msg["e"])
-            pid = start["pid"]
-            self.peer = peer = self.peer_class(
-                variant=start["variant"], names=[clean_text(n, MAX_NAME) for n in start["names"]], options=start["options"], game_id=start["game"],
-                roster={p: i for p, i in start["roster"]}, owners=start["owners"], pid=pid,
-                identity=None if pid is None else self.identity,
-                send=lambda signed: link.send({"k": "msg", **signed}),
-                secrets=SecretStore(self.save_path), bot_level=self.bot_level or start["level"], rounds=start["rounds"],
-                already=sum(1 for e in backlog if e.get("from") == pid))
-            for e in backlog:
-                peer.feed(e)
-
-            async def pump() -> None:
-                with contextlib.suppress(framing.FrameError, ConnectionError):
-                    while True:
-                        msg = await link.recv()
-                        if msg.get("k") == "log":
-                            peer.feed(msg["e"])
-
-            pumping = asyncio.ensure_future(pump())
-            try:
-                await peer.run()
-            finally:
-                pumping.cancel()
-            return peer
-        finally:
-            writer.close()
-
-
-__all__ = ["SealedClient", "SealedHost", "sign"]
+__all__ = ["SealedHost"]

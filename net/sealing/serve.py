@@ -1,25 +1,31 @@
-"""``uno-tui host --headless --sealed`` and ``uno-tui bot --sealed``: a sealed table from the command line.
+"""``uno-tui host --headless`` and ``uno-tui bot``: a sealed table from the command line (the default;
+``--trusted-host`` is the open host of :mod:`net.commands`).
 
-A headless sealed host seats its bots and waits for bot clients (the screen client does not
-speak the sealed table yet); it prints each round's verdicts and the scores, and exits 0 when
-every round audited clean, 1 on an alarm (printed with its culprit) or a round whose verdicts
-name a false claim.
+A headless sealed host seats its bots and waits for its players (``uno-tui join``, ``uno-tui bot``);
+it prints who is waiting, the chat, each round's verdicts and the scores, and exits 0 when every
+round audited clean, 1 on an alarm (printed with its culprit), a round whose verdicts name a false
+claim, or a round voided because a participant left for good.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import core
 
-from ..address import DEFAULT_PORT, parse_address, split_fingerprint
+from ..address import DEFAULT_PORT, listen_error, parse_address, split_fingerprint
 from ..errors import NetError
-from ..identity import fingerprint
+from ..identity import Identity, fingerprint
+from ..messages import clean_text
+from ..transcript import default_transcript_dir
 from .lockstep import SealedPeer
-from .signed import Alarm
-from .relay import SealedClient, SealedHost
+from .signed import Alarm, Voided
+from .client import SealedClient
+from .relay import SealedHost
+from .room import heard, lobby_text
+from .transcript import SealedTranscript
 
 
 def check_table(variant: str, seats: int, bots: int) -> str | None:
@@ -50,8 +56,42 @@ def table_settings(variant: str, seats: int, bots: int, options: dict[str, Any] 
     return None
 
 
+OPEN_HOST_ONLY = {
+    "resume": "--resume (a sealed table is not saved for a restart yet)",
+    "record": "--record (the sealed table writes no moves record yet)",
+    "seed": "--seed (nobody may fix a sealed deal's order: every participant's shuffle decides it)",
+}
+"""The host options the sealed table does not have, in words: refused (exit 2) unless the open
+host is asked for, rather than quietly ignored."""
+
+
+def open_host_only(opts: dict[str, Any]) -> str | None:
+    """What is wrong with asking a sealed table for ``opts`` (None: nothing)."""
+    from ..seats import DEFAULTS
+
+    given = [words for key, words in OPEN_HOST_ONLY.items()
+             if opts.get(key) not in (None, False, getattr(DEFAULTS, key, None))]
+    if not given:
+        return None
+    return (f"{', '.join(given)}: only the open host has {'it' if len(given) == 1 else 'them'}. Add "
+            "--trusted-host for it (then the host can see every hand), or leave the option out.")
+
+
 def sealable_variants() -> list[str]:
     return [v for v in sorted(core.VARIANTS) if core.variant_class(v).sealable]
+
+
+def transcript_line(record: SealedTranscript | None) -> str:
+    if record is None:
+        return "no transcript: the table never started"
+    return f"transcript: {record.path}   (check it with: uno-tui audit {record.path})"
+
+
+def alarm_text(a: Alarm) -> str:
+    """An alarm in words; a void (someone left for good) is said as what it is, not as a fraud."""
+    if isinstance(a, Voided):
+        return f"round {a.round + 1} is void: {a.why} (their keys left with them); no score is kept for it"
+    return f"alarm: {a}"
 
 
 def report(peer: SealedPeer, out: TextIO) -> int:
@@ -68,32 +108,94 @@ def report(peer: SealedPeer, out: TextIO) -> int:
     return status
 
 
+def join_lines(host: SealedHost, bind: str, port: int) -> list[str]:
+    """How players reach this table, with the host key's fingerprint in the address."""
+    from .. import discovery
+
+    fp = fingerprint(host.identity.public)[:16]
+    shown = discovery.local_ip() if bind in discovery.WILDCARDS else bind
+    return [f"sealed table listening on {bind}:{port}: nobody, this host included, sees a card before the "
+            "rules show it",
+            f"players join with: uno-tui join uno://{shown}:{port}#{fp}   (bots: uno-tui bot uno://{shown}:{port}#{fp})"]
+
+
+def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
+    """The host's and a client's waiting room, chat and refusals as lines (cleaned again before the terminal)."""
+    last = [""]
+
+    def show(kind: str, data: dict[str, Any]) -> None:
+        if kind == "lobby":
+            text = lobby_text(data)
+            if text == last[0]:
+                return
+            last[0] = text
+        elif kind == "chat":
+            who, what = heard(data)
+            text = f"<{who}> {what}"
+        elif kind == "refused":
+            text = f"refused from participant {data['who']}: {data['why']}"
+        else:
+            return
+        print(clean_text(text, 2000), file=out, flush=True)
+
+    return show
+
+
+def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | None, host_plays: bool = False,
+              **settings: Any) -> SealedHost | None:
+    """The command line's sealed host (the user's key, the transcript in its usual place; ``host_plays``:
+    the host's person at seat 0); None, with the reason printed, for an exit status of 2."""
+    checked = table_settings(variant, seats, bots, options, host_plays=host_plays)
+    if checked is None:
+        return None
+    people = seats - bots - (1 if host_plays else 0)
+    try:
+        return SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
+                          options=checked or None, transcript_dir=default_transcript_dir(),
+                          **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
+    except ValueError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return None
+
+
+async def open_table(host: SealedHost, bind: str, port: int | None) -> list[str] | None:
+    """Listen; the lines that tell players how to join (None, with the reason printed, if it cannot)."""
+    want = DEFAULT_PORT if port is None else port
+    try:
+        got = await host.start(bind, want)
+    except OSError as e:
+        print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
+        return None
+    return join_lines(host, bind, got)
+
+
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
-                    port: int | None = None, out: TextIO | None = None, **_ignored: Any) -> int:
+                    port: int | None = None, out: TextIO | None = None, password: str | None = None,
+                    name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
+                    **_ignored: Any) -> int:
     out = out or sys.stdout
-    options = table_settings(variant, seats, bots, options)
-    if options is None:
+    host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
+                     password=password, name=name, grace=grace, turn_timer=turn_timer)
+    if host is None:
         return 2
-    host = SealedHost(variant=variant, seats=seats, people=seats - bots, options=options or None,
-                      rounds=rounds, bot_level=bot_level)
+    host.listeners.append(printer(out))
 
     async def serve() -> int:
-        try:
-            got = await host.start(bind, DEFAULT_PORT if port is None else port)
-        except OSError as e:
-            print(f"uno-tui host: cannot listen on {bind}:{port}: {e}", file=sys.stderr)
+        lines = await open_table(host, bind, port)
+        if lines is None:
             return 1
-        fp = fingerprint(host.identity.public)[:16]
-        print(f"sealed table listening on {bind}:{got}; bots join with: uno-tui bot --sealed uno://HOST:{got}#{fp}",
-              file=out, flush=True)
+        for line in lines:
+            print(line, file=out, flush=True)
+        print(lobby_text(host.lobby()), file=out, flush=True)
         try:
             peer = await host.run()
         except Alarm as a:
-            print(f"alarm: {a}", file=out)
+            print(alarm_text(a), file=out)
             return 1
         finally:
             await host.close()
+            print(transcript_line(host.transcript), file=out)
         return report(peer, out)
 
     try:
@@ -102,25 +204,40 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         return 130
 
 
-def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+def table_address(address: str, command: str) -> tuple[str, int, str | None] | None:
+    """``host[:port]`` or ``uno://host:port#FP`` as ``(host, port, fingerprint)``; None, with what is
+    wrong printed, for an exit status of 2."""
     try:
         where, port = parse_address(address)
         _, fp = split_fingerprint(address)
     except ValueError as e:
-        print(f"uno-tui bot: {e}", file=sys.stderr)
+        print(f"uno-tui {command}: {e}", file=sys.stderr)
+        return None
+    return where, port, fp
+
+
+def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
+                   password: str | None = None) -> int:
+    out = out or sys.stdout
+    found = table_address(address, "bot")
+    if found is None:
         return 2
-    client = SealedClient(bot_level=level, name=name)
+    where, port, fp = found
+    client = SealedClient(bot_level=level, name=name, password=password, transcript_dir=default_transcript_dir(),
+                          matches=None)
 
     async def play() -> int:
         try:
             peer = await client.run(where, port, fp)
         except Alarm as a:
-            print(f"uno-tui bot: alarm: {a}", file=out)
+            print(f"uno-tui bot: {alarm_text(a)}", file=out)
             return 1
         except (OSError, NetError) as e:
             print(f"uno-tui bot: cannot join {address}: {e}", file=sys.stderr)
             return 1
+        finally:
+            if client.transcript is not None:
+                print(transcript_line(client.transcript), file=out)
         return report(peer, out)
 
     try:

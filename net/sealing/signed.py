@@ -24,6 +24,17 @@ class Alarm(Exception):
         self.fault = fault
 
 
+class Voided(Alarm):
+    """The host voided the round: participant ``who`` left for good (its link gone longer than the
+    host's grace). Its keys went with it, so no card it holds a key to can be opened and the round
+    cannot end: no score is kept for it. Only the host may say so (it could as well stall the table,
+    which the threat model leaves it); a void is no alarm about anyone's honesty."""
+
+    def __init__(self, round: int, who: int | None, why: str) -> None:
+        super().__init__(Fault("void", why, who), told=True)
+        self.round, self.who, self.why = round, who, why
+
+
 def sign(identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
     """A signed message as it travels and is logged: ``{m: msgpack body, s: signature}``."""
     m = msgpack.packb(body, use_bin_type=True)

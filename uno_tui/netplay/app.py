@@ -38,7 +38,7 @@ from textual.worker import Worker
 from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
 from net.seats import RUNTIME_SETTINGS
 from net import discovery
-from net.commands import listen_error
+from net.commands import TRUSTED_HOST_LINE, listen_error
 
 from ..narration import humanize_error
 from ..notices import OneLineNotices
@@ -257,9 +257,11 @@ class NetApp(OneLineNotices):
         shown = discovery.local_ip() if self.bind_address in WILDCARDS else self.bind_address
         # The address with the host key's fingerprint, as --headless prints it: a joiner who types it
         # knows they reached this host and no other.
-        self.where = f"players join with: uno-tui join {host.address(shown)}"
-        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join {host.address(shown)}"
-                  + (f" (on this machine: uno-tui join {host.address('localhost')})" if shown != "127.0.0.1" else ""))
+        self.where = f"players join with: uno-tui join --trusted-host {host.address(shown)}"
+        self.note(TRUSTED_HOST_LINE)
+        self.note(f"Listening on {self.bind_address}:{port}. Players join with: uno-tui join --trusted-host "
+                  f"{host.address(shown)}" + (f" (on this machine: uno-tui join --trusted-host "
+                                              f"{host.address('localhost')})" if shown != "127.0.0.1" else ""))
         lan_ip, why_not = discovery.lan_address(self.bind_address)
         if self.mdns and lan_ip is None:
             self.note(why_not[:1].upper() + why_not[1:] + ".")

@@ -218,8 +218,8 @@ class LobbyScreen(Screen[None]):
         session = self.room.session
         if action in ("fill_bots", "start"):
             return session is not None and session.is_host
-        if action == "toggle_ready":
-            return session is not None and not session.spectator
+        if action == "toggle_ready":  # at a sealed table being there is being ready
+            return session is not None and not session.spectator and not getattr(session, "sealed", False)
         return True
 
     # -- drawing ----------------------------------------------------------------------
@@ -234,7 +234,8 @@ class LobbyScreen(Screen[None]):
             where.update(room.where or "")
             self._status("")
             return
-        title.update(f"{lobby['host']}'s table · {lobby['variant']}" + (" · password" if lobby["password"] else ""))
+        title.update(f"{lobby['host']}'s table · {lobby['variant']}" + (" · password" if lobby["password"] else "")
+                     + (" · sealed deal" if lobby.get("sealed") else ""))
         where.update(room.where or f"at {session.client.address}")
         # The rules that are on (a False or "none" house rule is simply the standard game).
         opts = ", ".join(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
@@ -244,7 +245,8 @@ class LobbyScreen(Screen[None]):
             more.append(f"{lobby['rounds']} round{'s' if lobby['rounds'] != 1 else ''}")
         if lobby["turn_timer"]:
             more.append(f"{lobby['turn_timer']:g} s per turn")
-        more.append(f"away players get {lobby['grace']:g} s before a bot stands in")
+        more.append(f"a player away {lobby['grace']:g} s voids the round (their keys left with them)"
+                    if lobby.get("sealed") else f"away players get {lobby['grace']:g} s before a bot stands in")
         self.query_one("#lobby-options", Static).update(f"rules: {opts or 'standard'} · " + " · ".join(more))
         seats = self.query_one("#lobby-seats", Static)
         seats.update(self._seats_table(lobby, session.me))
@@ -299,6 +301,9 @@ class LobbyScreen(Screen[None]):
             if unready:
                 return "Waiting for " + ", ".join(unready) + " to be ready (s starts anyway)."
             return "Everyone is here and ready: s starts the game."
+        if getattr(session, "sealed", False):
+            return ("Waiting for the seats to fill, or for the host to deal" + (
+                f" ({open_seats} seat{'s' if open_seats != 1 else ''} still open)" if open_seats else "") + "…")
         if session.ready:
             return "Ready ✓ · waiting for the host to start" + (
                 f" ({open_seats} seat{'s' if open_seats != 1 else ''} still open)" if open_seats else "") + "…"

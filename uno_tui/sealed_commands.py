@@ -1,0 +1,166 @@
+"""``uno-tui host`` and ``uno-tui join`` at a sealed table: the waiting room, then the table, on this screen.
+
+The table itself is :class:`uno_tui.sealed_session.SealedSession` over a peer; the waiting room is
+:class:`uno_tui.sealed_lobby.SealedApp`; the host and the client are :mod:`net.sealing`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from .sealed_session import ScreenPeer
+
+
+def _close_on_error(app: Any, playing: "asyncio.Future[Any]") -> None:
+    """The table stopping on an error (an alarm, a void round, a refused join) closes the screen, and
+    the command says why on the terminal."""
+    def stopped(task: "asyncio.Future[Any]") -> None:
+        if not task.cancelled() and task.exception() is not None:
+            with contextlib.suppress(Exception):
+                app.exit()
+
+    playing.add_done_callback(stopped)
+
+
+async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
+    """Run ``app`` (a :class:`~uno_tui.sealed_lobby.SealedApp`: the waiting room, then the table) while
+    ``playing`` runs the table."""
+    _close_on_error(app, playing)
+    await app.run_async()
+
+
+def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
+                    password: str | None = None, **_ignored: object) -> int:
+    """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
+    open host's) and play it on this screen (the waiting room first, then the table; it stays for the
+    host's rematches); 0 when the match ends with every audit clean."""
+    import sys
+
+    from net.errors import NetError
+    from net.identity import Identity
+    from net.sealing import Alarm, SealedClient
+    from net.sealing.serve import alarm_text, table_address, transcript_line
+    from net.transcript import default_transcript_dir
+
+    from .netplay.app import default_name
+    from .sealed_lobby import SealedApp, SealedRoom
+    from .session import TableConfig
+
+    if not address:
+        print("uno-tui join: give the table's ADDRESS, as its host prints it (uno://HOST:PORT#FINGERPRINT); "
+              "the list of tables on the LAN shows open hosts only (`join --trusted-host`)", file=sys.stderr)
+        return 2
+    found = table_address(address, "join")
+    if found is None:
+        return 2
+    where, port, fp = found
+    # The user's own key and a folder of round secrets: a player who closed the terminal and joins
+    # again is let back into its seat and catches up from the log (tests/test_net_sealed_crash.py).
+    keep = default_transcript_dir().parent / "sealed-secrets"
+    keep.mkdir(parents=True, exist_ok=True)
+    client = SealedClient(Identity.load(), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
+                          password=password, transcript_dir=default_transcript_dir(), save_path=keep, matches=None)
+    room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
+    room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
+    client.listeners.append(room.heard)
+
+    async def main() -> int:
+        playing = asyncio.ensure_future(client.run(where, port, fp))
+        await _on_screen(SealedApp(room, lambda: client.peer, config=TableConfig(english=english)), playing)
+        if not playing.done():
+            playing.cancel()
+            if not client.played or client.played[-1] is not client.peer:
+                print("uno-tui join: you left the sealed table (once the host's grace is over, a round under "
+                      "way is void: your keys left with you)", file=sys.stderr)
+                return 1
+            peer = client.played[-1]  # left between matches: the last one is whole
+        else:
+            peer = playing.result()
+        bad = [v for v in peer.verdicts if not v["ok"]]
+        print(f"every audit of {len({v['r'] for v in peer.verdicts})} round(s): " + ("clean" if not bad else
+              "; ".join(f"seat {s}: {w}" for v in bad for s, w in v["false"])))
+        return 1 if bad else 0
+
+    try:
+        return asyncio.run(main())
+    except Alarm as a:
+        print(f"uno-tui join: {alarm_text(a)}", file=sys.stderr)
+        return 1
+    except (OSError, NetError) as e:
+        print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if client.transcript is not None:
+            print(transcript_line(client.transcript))
+
+
+def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
+                           options: dict[str, object] | None = None, bot_level: str = "normal",
+                           bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
+                           name: str | None = None, password: str | None = None, grace: float = 30.0,
+                           turn_timer: float | None = None, **_ignored: object) -> int:
+    """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
+    last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
+    screen shows the waiting room and the chat; s (or b) deals at once, the open seats to bots; r at
+    the match's end deals a rematch."""
+    import sys
+
+    from net.sealing import Alarm
+    from net.sealing.serve import alarm_text, make_host, open_table, transcript_line
+
+    from .sealed_lobby import SealedApp, SealedRoom
+    from .session import TableConfig
+
+    host = make_host(variant=variant, seats=seats, bots=bots, options=options, host_plays=True, rounds=rounds,
+                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer)
+    if host is None:
+        return 2
+    room = SealedRoom(where="", say=host.say, start_now=host.start_now)
+    host.listeners.append(room.heard)
+
+    async def main() -> int:
+        lines = await open_table(host, bind, port)
+        if lines is None:
+            return 1
+        room.where = lines[1].split("   (bots")[0]
+        room.note(lines[0][:1].upper() + lines[0][1:] + ".")
+        room.heard("lobby", host.lobby())
+        runs = [asyncio.ensure_future(host.run())]
+        app = SealedApp(room, lambda: host.peer, config=TableConfig(english=english))
+
+        def again() -> None:  # the host's r at the match's end: the same people, a new match
+            host.rematch()
+            runs.append(asyncio.ensure_future(host.run()))
+            _close_on_error(app, runs[-1])
+
+        app.rematch = again
+        try:
+            await _on_screen(app, runs[0])
+            running = runs[-1]
+            if not running.done():
+                print("uno-tui host: you left the sealed table; a round under way cannot go on without you",
+                      file=sys.stderr)
+                return 1
+            running.result()
+            return 0
+        finally:
+            for running in runs:
+                running.cancel()
+            await host.close()
+            if host.transcript is not None:
+                print(transcript_line(host.transcript))
+
+    try:
+        return asyncio.run(main())
+    except Alarm as a:
+        print(f"uno-tui host: {alarm_text(a)}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"uno-tui host: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
