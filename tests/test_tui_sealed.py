@@ -8,6 +8,7 @@ own game finds legal; a whole round is played by key presses, and every audit ve
 from __future__ import annotations
 
 import asyncio
+import traceback
 
 import pytest
 from test_net_sealed import check_clean
@@ -49,7 +50,7 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
             checked = 0
             for _ in range(400):
                 broken = [t.exception() for t in tasks if t.done() and t.exception() is not None]
-                assert not broken, broken
+                assert not broken, "".join("".join(traceback.format_exception(e)) for e in broken if e)
                 await until(pilot, lambda: (lambda o: o["over"] or (o["current"] == seat and o["legal"]
                                                                     and isinstance(app.screen, TableScreen)
                                                                     and bool(app.screen.query("#hand"))))(
