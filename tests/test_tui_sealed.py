@@ -38,7 +38,7 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
     try:
         for _ in range(2000):
             peer = me.peer if where == "client" else host.peer
-            if peer is not None and peer.game is not None and hasattr(peer, "deal_events"):
+            if peer is not None and peer.settled:
                 break
             await asyncio.sleep(0.01)
         assert peer is not None

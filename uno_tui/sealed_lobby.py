@@ -149,7 +149,7 @@ class SealedApp(UnoApp):
         shown = None
         while True:
             p = self.peer()
-            if p is not None and p is not shown and hasattr(p, "deal_events"):
+            if p is not None and p is not shown and p.settled:
                 shown = p
                 self.dealt(p)
             await asyncio.sleep(0.02)

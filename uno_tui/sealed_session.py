@@ -33,8 +33,8 @@ class SealedSession:
 
     def __init__(self, peer: SealedPeer, rematch: Callable[[], None] | None = None) -> None:
         """``rematch``: the host's (a new match with the same people); a joiner's session has none."""
-        if peer.game is None:
-            raise ValueError("the sealed table has not dealt yet")
+        if not peer.settled:
+            raise ValueError("the sealed table has not dealt yet, or is in a move (see SealedPeer.settled)")
         self.peer = peer
         self._rematch = rematch
         # The person's seat: the one its peer leaves to it (a host's peer also holds its bots').

@@ -109,6 +109,7 @@ class SealedPeer(RoundEnd):
         self.alarm: Alarm | None = None
         self.listeners: list[Callable[[list[core.Event]], None]] = []
         """Told the events of every deal and move this peer's game follows (as its game has them)."""
+        self._told: int | None = None  # the game's version when the listeners were last told
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
 
@@ -520,7 +521,15 @@ class SealedPeer(RoundEnd):
         await self._deliver(events)
         self._tell(events)
 
+    @property
+    def settled(self) -> bool:
+        """Dealt, and between moves: every card the last deal or move brought is open to whom it
+        goes. (In a move, a card drawn stays sealed to its holder until the others' keys come: a
+        screen reading the hand then would find a face it cannot read.)"""
+        return self.game is not None and hasattr(self, "deal_events") and self._told == self.game.version
+
     def _tell(self, events: list[core.Event]) -> None:
+        self._told = self.game.version if self.game is not None else None
         for listener in list(self.listeners):
             listener(events)
 
