@@ -516,3 +516,20 @@ def test_hard_searches_a_wild_naming_only_normals_colour():
     assert named == {"blue"}
     assert roots[0].only is not None and all(k[3] in (None, "blue") for k in roots[0].only)
     assert Action("play", wild, "blue") in [Action.from_dict(a) for a in g.observation(0)["legal"]]
+
+
+def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():
+    """``best`` keeps the heuristic's move unless another beats it on the same deals by ``z``
+    standard errors; classic asks for fewer than the Bonferroni z of the other variants."""
+    from core.bots.hard.search import SWITCH_Z, MoveStats, best, switch_z
+
+    rng = random.Random(3)
+    prior = {d: float(rng.random() < 0.5) for d in range(400)}
+    # The other move wins every deal the prior wins, and a tenth of the others: 0.05 ahead.
+    other = {d: 1.0 if v or d % 10 == 0 else 0.0 for d, v in prior.items()}
+    stats = {"p": MoveStats(400, sum(prior.values()), prior), "o": MoveStats(400, sum(other.values()), other),
+             "x": MoveStats(400, 0.0, {d: 0.0 for d in prior})}
+    assert best(stats, "p", 1.0) == "o"
+    assert best(stats, "p", 20.0) == "p"  # not by twenty standard errors
+    assert SWITCH_Z["classic"] < switch_z(3)
+    assert best({"p": stats["p"], "o": MoveStats(400, sum(prior.values()), dict(prior))}, "p", 0.0) == "p"  # a tie

@@ -31,7 +31,7 @@ from .adapter import Rollout, fast_path, rollout_for
 from ..belief import Belief, Memory
 from .determinize import Dealer, check, determinize, faces, layout_for
 from .policy import Policy, fast_random_policy, fast_shedding_policy, random_policy, shedding_policy
-from .search import Key, Stats, best, flat, ismcts, move_key
+from .search import SWITCH_Z, Key, Stats, best, flat, ismcts, move_key
 from ..normal import NormalBot
 
 Budget = Callable[[], Callable[[int], bool]]
@@ -272,7 +272,7 @@ class HardBot(Bot):
         stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior, only), more)
         self.playouts += sum(m.visits for m in stats.values())
         stats = {k: v for k, v in stats.items() if k in keys}
-        choice = best(stats, prior)
+        choice = best(stats, prior, SWITCH_Z.get(obs["variant"]))
         if choice is None:
             return heuristic if heuristic is not None else legal[0]
         return keys[choice]
