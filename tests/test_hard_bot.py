@@ -533,3 +533,16 @@ def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():
     assert best(stats, "p", 20.0) == "p"  # not by twenty standard errors
     assert SWITCH_Z["classic"] < switch_z(3)
     assert best({"p": stats["p"], "o": MoveStats(400, sum(prior.values()), dict(prior))}, "p", 0.0) == "p"  # a tie
+
+
+def test_a_wild_draw_four_says_its_player_lacked_the_colour():
+    g = make("classic", 3, [["R3", "G7", "B8"], ["W+4", "Y1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             ["G9", "G8", "R1", "R2", "R7", "R8"], current=1)
+    m = _memory(g, 0, honest_draw_four=True)
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "W+4"), color="yellow")))
+    samples = _sample_hands(g, 0, m, honest_draw_four=True)
+    for hands in samples:
+        assert len(hands[1]) == 3 and not any(c.startswith("R") for c in hands[1])
+    # Without the rule, red cards turn up in its sampled hands.
+    loose = _sample_hands(g, 0, _memory(g, 0))
+    assert any(any(c.startswith("R") for c in h[1]) for h in loose)

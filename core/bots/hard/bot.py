@@ -68,7 +68,7 @@ def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
     plain = variant == "classic" and obs["options"].get("stacking", "none") == "none" \
         and not obs["options"].get("seven_o")
     return {"voids_on_draw": variant in ("classic", "nomercy"), "follow_suit": variant == "wildrawz",
-            "habits": plain}
+            "habits": plain, "honest_draw_four": variant == "classic"}
 
 
 STEEPNESS = 0.45
