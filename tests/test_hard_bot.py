@@ -546,3 +546,13 @@ def test_a_wild_draw_four_says_its_player_lacked_the_colour():
     # Without the rule, red cards turn up in its sampled hands.
     loose = _sample_hands(g, 0, _memory(g, 0))
     assert any(any(c.startswith("R") for c in h[1]) for h in loose)
+
+
+def test_a_bluff_caught_by_another_player_undoes_what_the_wild_draw_four_said():
+    g = make("classic", 3, [["R3", "G7", "B8"], ["W+4", "R1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             ["G9", "G8", "R2", "R7", "R8", "Y9", "Y8"], current=1)
+    m = _memory(g, 0, honest_draw_four=True)
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "W+4"), color="yellow")))
+    _feed(m, 0, g.apply(2, Action("challenge")))  # guilty: it held R1; seat 0 is not shown the hand
+    belief = m.belief(g.observation(0), honest_draw_four=True)
+    assert not belief.hands[1].cohorts

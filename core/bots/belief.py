@@ -313,6 +313,11 @@ class Belief:
             self._remove(e.player, {c.id for c in e.cards}, [c.face for c in e.cards])
             self.played |= {c.id for c in e.cards}
 
+    def _on_challenge(self, e: Event) -> None:
+        q = e.target
+        if self.honest_draw_four and e.reason == "guilty" and q is not None and 0 <= q < self.n:
+            self.hands[q].cohorts.clear()  # it bluffed: what its Wild Draw Four said was false
+
     def _on_show_hand(self, e: Event) -> None:
         q = e.player
         if q is None or q == self.seat or not e.cards:
