@@ -518,6 +518,22 @@ def test_hard_searches_a_wild_naming_only_normals_colour():
     assert Action("play", wild, "blue") in [Action.from_dict(a) for a in g.observation(0)["legal"]]
 
 
+def test_hard_does_not_search_a_wild_draw_four_bluff():
+    """Holding the colour in play, a Wild Draw Four is a bluff: not a root move in classic (the
+    playouts challenge one in ten, a real player the likely bluffs); honest, it is searched."""
+    def searched(hand):
+        g = make("classic", 3, [hand, ["Y1", "Y2", "Y3"], ["G6", "G7", "G8"]], ["R5"],
+                 ["B5", "B6", "B7", "B8", "G1", "G2"])
+        bot = HardBot(seed=1, think=iterations(40))
+        stats = []
+        bot.searcher = lambda root, more: stats.append(search(root, more)) or stats[-1]
+        bot.choose(g.observation(0))
+        return {k[2] for k in stats[0]}
+
+    assert (None, "W+4") not in searched(["W+4", "R1", "B2", "G3", "B9"])
+    assert (None, "W+4") in searched(["W+4", "Y1", "B2", "G3", "B9"])
+
+
 def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():
     """``best`` keeps the heuristic's move unless another beats it on the same deals by ``z``
     standard errors; classic asks for fewer than the Bonferroni z of the other variants."""
