@@ -516,3 +516,59 @@ def test_hard_searches_a_wild_naming_only_normals_colour():
     assert named == {"blue"}
     assert roots[0].only is not None and all(k[3] in (None, "blue") for k in roots[0].only)
     assert Action("play", wild, "blue") in [Action.from_dict(a) for a in g.observation(0)["legal"]]
+
+
+def test_hard_does_not_search_a_wild_draw_four_bluff():
+    """Holding the colour in play, a Wild Draw Four is a bluff: not a root move in classic (the
+    playouts challenge one in ten, a real player the likely bluffs); honest, it is searched."""
+    def searched(hand):
+        g = make("classic", 3, [hand, ["Y1", "Y2", "Y3"], ["G6", "G7", "G8"]], ["R5"],
+                 ["B5", "B6", "B7", "B8", "G1", "G2"])
+        bot = HardBot(seed=1, think=iterations(40))
+        stats = []
+        bot.searcher = lambda root, more: stats.append(search(root, more)) or stats[-1]
+        bot.choose(g.observation(0))
+        return {k[2] for k in stats[0]}
+
+    assert (None, "W+4") not in searched(["W+4", "R1", "B2", "G3", "B9"])
+    assert (None, "W+4") in searched(["W+4", "Y1", "B2", "G3", "B9"])
+
+
+def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():
+    """``best`` keeps the heuristic's move unless another beats it on the same deals by ``z``
+    standard errors; classic asks for fewer than the Bonferroni z of the other variants."""
+    from core.bots.hard.search import SWITCH_Z, MoveStats, best, switch_z
+
+    rng = random.Random(3)
+    prior = {d: float(rng.random() < 0.5) for d in range(400)}
+    # The other move wins every deal the prior wins, and a tenth of the others: 0.05 ahead.
+    other = {d: 1.0 if v or d % 10 == 0 else 0.0 for d, v in prior.items()}
+    stats = {"p": MoveStats(400, sum(prior.values()), prior), "o": MoveStats(400, sum(other.values()), other),
+             "x": MoveStats(400, 0.0, {d: 0.0 for d in prior})}
+    assert best(stats, "p", 1.0) == "o"
+    assert best(stats, "p", 20.0) == "p"  # not by twenty standard errors
+    assert SWITCH_Z["classic"] < switch_z(3)
+    assert best({"p": stats["p"], "o": MoveStats(400, sum(prior.values()), dict(prior))}, "p", 0.0) == "p"  # a tie
+
+
+def test_a_wild_draw_four_says_its_player_lacked_the_colour():
+    g = make("classic", 3, [["R3", "G7", "B8"], ["W+4", "Y1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             ["G9", "G8", "R1", "R2", "R7", "R8"], current=1)
+    m = _memory(g, 0, honest_draw_four=True)
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "W+4"), color="yellow")))
+    samples = _sample_hands(g, 0, m, honest_draw_four=True)
+    for hands in samples:
+        assert len(hands[1]) == 3 and not any(c.startswith("R") for c in hands[1])
+    # Without the rule, red cards turn up in its sampled hands.
+    loose = _sample_hands(g, 0, _memory(g, 0))
+    assert any(any(c.startswith("R") for c in h[1]) for h in loose)
+
+
+def test_a_bluff_caught_by_another_player_undoes_what_the_wild_draw_four_said():
+    g = make("classic", 3, [["R3", "G7", "B8"], ["W+4", "R1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
+             ["G9", "G8", "R2", "R7", "R8", "Y9", "Y8"], current=1)
+    m = _memory(g, 0, honest_draw_four=True)
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "W+4"), color="yellow")))
+    _feed(m, 0, g.apply(2, Action("challenge")))  # guilty: it held R1; seat 0 is not shown the hand
+    belief = m.belief(g.observation(0), honest_draw_four=True)
+    assert not belief.hands[1].cohorts

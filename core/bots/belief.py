@@ -112,7 +112,7 @@ class Belief:
     """One seat's knowledge of the hidden hands in the current round."""
 
     def __init__(self, seat: int, faces: Sequence[Face], players: int, *, voids_on_draw: bool = False,
-                 follow_suit: bool = False, habits: bool = False) -> None:
+                 follow_suit: bool = False, habits: bool = False, honest_draw_four: bool = False) -> None:
         self.seat = seat
         self.faces = faces
         """Card id -> (colour, rank) for the variant's deck."""
@@ -121,6 +121,10 @@ class Belief:
         """A draw on your turn says you could not play (classic and No Mercy)."""
         self.follow_suit = follow_suit
         """Must-follow tricks: not following says you hold none of the led colour (Wild Rawz)."""
+        self.honest_draw_four = honest_draw_four
+        """A Wild Draw Four says its player held no card of the colour in play (classic: the
+        simulated players never bluff, nor does ``normal``; a hand shown after a challenge that
+        says otherwise is known, and what does not fit is forgotten)."""
         self.hands = [Knowledge() for _ in range(players)]
         self.counts: list[int | None] = [None] * players
         self.mine: set[int] | None = None
@@ -246,6 +250,9 @@ class Belief:
             self._note_habit(q, card.face, e.color if card.color is None else None)
         self._drew_this_turn.discard(q)
         self._remove(q, {card.id}, [card.face])
+        if (self.honest_draw_four and card.rank == "W+4" and q != self.seat and self.color is not None
+                and self.counts[q]):
+            self.hands[q].cohorts.append(Cohort(frozenset({self.color}), frozenset(), self.counts[q]))
         self.played.add(card.id)
         if card.color is None and e.color is not None and q != self.seat and self.lean_on_naming:
             lean = self.hands[q].lean
@@ -305,6 +312,11 @@ class Belief:
             self.habits.pop(e.player, None)
             self._remove(e.player, {c.id for c in e.cards}, [c.face for c in e.cards])
             self.played |= {c.id for c in e.cards}
+
+    def _on_challenge(self, e: Event) -> None:
+        q = e.target
+        if self.honest_draw_four and e.reason == "guilty" and q is not None and 0 <= q < self.n:
+            self.hands[q].cohorts.clear()  # it bluffed: what its Wild Draw Four said was false
 
     def _on_show_hand(self, e: Event) -> None:
         q = e.player

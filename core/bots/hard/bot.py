@@ -31,7 +31,7 @@ from .adapter import Rollout, fast_path, rollout_for
 from ..belief import Belief, Memory
 from .determinize import Dealer, check, determinize, faces, layout_for
 from .policy import Policy, fast_random_policy, fast_shedding_policy, random_policy, shedding_policy
-from .search import Key, Stats, best, flat, ismcts, move_key
+from .search import SWITCH_Z, Key, Stats, best, flat, ismcts, move_key
 from ..normal import NormalBot
 
 Budget = Callable[[], Callable[[int], bool]]
@@ -68,7 +68,7 @@ def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
     plain = variant == "classic" and obs["options"].get("stacking", "none") == "none" \
         and not obs["options"].get("seven_o")
     return {"voids_on_draw": variant in ("classic", "nomercy"), "follow_suit": variant == "wildrawz",
-            "habits": plain}
+            "habits": plain, "honest_draw_four": variant == "classic"}
 
 
 STEEPNESS = 0.45
@@ -220,15 +220,23 @@ class HardBot(Bot):
     def _worth_searching(self, obs: dict[str, Any], keys: dict[Key, Action], prior: Key | None) -> frozenset | None:
         """The root moves to search: where the ``normal`` bot names a wild's colour (classic, No
         Mercy), a wild names only that colour, the colour held most, rather than four branches
-        that split the playouts (a colour held least is rarely the one to name)."""
+        that split the playouts (a colour held least is rarely the one to name). In classic a
+        Wild Draw Four played while holding the colour in play (a bluff) is not searched: the
+        playouts would value it as if a bluff were rarely challenged."""
         if obs["variant"] not in ("classic", "nomercy") or self.algorithm != "flat":
             return None
         hand = {c["id"]: c for c in obs["hand"]}
+        holds_in_play = any(c["color"] == obs["color"] for c in hand.values())
         only = set()
         for key, a in keys.items():
             card = hand.get(a.card) if a.card is not None else None
             if (a.kind == "play" and card is not None and card["color"] is None and a.color is not None
                     and key != prior and a.color != NormalBot._wild_color(hand, a.card)):
+                continue
+            if (a.kind == "play" and card is not None and card["rank"] == "W+4" and holds_in_play
+                    and key != prior and obs["variant"] == "classic"):
+                # A bluff: the simulated players challenge one in ten Wild Draw Fours, a real
+                # player (``normal``, a person) one that is likely a bluff, and it is caught.
                 continue
             only.add(key)
         return frozenset(only) if len(only) < len(keys) else None
@@ -272,7 +280,7 @@ class HardBot(Bot):
         stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior, only), more)
         self.playouts += sum(m.visits for m in stats.values())
         stats = {k: v for k, v in stats.items() if k in keys}
-        choice = best(stats, prior)
+        choice = best(stats, prior, SWITCH_Z.get(obs["variant"]))
         if choice is None:
             return heuristic if heuristic is not None else legal[0]
         return keys[choice]
