@@ -33,6 +33,16 @@ async def play(players: list[BotClient], timeout: float = GAME_BOUND) -> list[in
     return await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), timeout)
 
 
+async def next_message(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+    """The next message of ``kind`` (and ``pred``) that ``client`` hears, the ones before it taken
+    off its queue; fails after ``timeout`` s, a bound for a test gone wrong."""
+    async with asyncio.timeout(timeout):
+        while True:
+            m = await client.messages.get()
+            if m["type"] == kind and (pred is None or pred(m)):
+                return m
+
+
 def failures(client: Client) -> set[str]:
     """The codes of every failed check and audit of ``client``."""
     codes = {a["code"] for a in client.audits if not a["ok"]}

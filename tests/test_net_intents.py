@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from core import Action
@@ -10,14 +9,7 @@ from net import Client
 from net.fair import peer_message
 from net.host import Host
 from net.testing import start_host
-
-
-async def wait_for(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            m = await client.messages.get()
-            if m["type"] == kind and (pred is None or pred(m)):
-                return m
+from net_support import next_message
 
 
 async def two_players(**settings: Any) -> tuple[Host, dict[int, Client]]:
@@ -27,7 +19,7 @@ async def two_players(**settings: Any) -> tuple[Host, dict[int, Client]]:
         await c.connect()
         await c.ready()
     for c in clients:
-        await wait_for(c, "update")
+        await next_message(c, "update")
     return host, {c.seat: c for c in clients}  # type: ignore[misc]
 
 
@@ -58,7 +50,7 @@ async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
 
         # Out of turn: the other player tries the current player's move.
         seq = await other.send_intent(Action("draw"))
-        rej = await wait_for(other, "reject")
+        rej = await next_message(other, "reject")
         assert rej["seq"] == seq and rej["code"] == "illegal" and "turn" in rej["reason"]
         assert game.version == v
 
@@ -67,15 +59,15 @@ async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
         m, sig = peer_message(other.identity, "intent", host.dealer.game_id, p, 10**6, bytes(32),
                               seq=50, v=v, act={"kind": "draw"})
         await other.send_raw({"type": "signed", "m": m, "sig": sig})
-        rej = await wait_for(other, "reject")
+        rej = await next_message(other, "reject")
         assert rej["code"] == "impersonation"
-        err = await wait_for(other, "error")
+        err = await next_message(other, "error")
         assert err["code"] == "impersonation" and not err["fatal"]
         assert game.version == v and game.current == p
 
         # From the future.
         other._send_signed("intent", seq=51, v=v + 100, act={"kind": "draw"})
-        assert (await wait_for(other, "reject"))["code"] == "bad_version"
+        assert (await next_message(other, "reject"))["code"] == "bad_version"
 
         # The current player plays a number card; the other player's draw, built on the
         # old state, is sent right behind it and is applied because it is still legal.
@@ -84,21 +76,21 @@ async def test_out_of_turn_impersonating_stale_and_future_intents() -> None:
                     if a["kind"] == "play" and hand[a["card"]]["rank"].isdigit())
         s1 = await cur.send_intent(play, version=v)
         s2 = await other.send_intent(Action("draw"), version=v)
-        mine = await wait_for(cur, "update", lambda m: m.get("seq") == s1)
+        mine = await next_message(cur, "update", lambda m: m.get("seq") == s1)
         assert mine["version"] == v + 1 and mine["actor"] == p
-        theirs = await wait_for(other, "update", lambda m: m.get("seq") == s2)
+        theirs = await next_message(other, "update", lambda m: m.get("seq") == s2)
         assert theirs["version"] == v + 2 and theirs["actor"] == q
         # A drawn card is shown to its drawer only.
         drawn_mine = [e for e in theirs["events"] if e["kind"] == "draw"]
         assert drawn_mine and drawn_mine[0]["cards"]
-        seen_by_cur = await wait_for(cur, "update", lambda m: m["version"] == v + 2)
+        seen_by_cur = await next_message(cur, "update", lambda m: m["version"] == v + 2)
         assert [e for e in seen_by_cur["events"] if e["kind"] == "draw"][0].get("cards") is None
 
         # Stale and no longer legal: the card already played, quoting the old version.
         await cur.send_intent(play, version=v)
-        rej = await wait_for(cur, "reject")
+        rej = await next_message(cur, "reject")
         assert rej["code"] == "stale"
-        fresh = await wait_for(cur, "update")  # the host resends the current state with a reject
+        fresh = await next_message(cur, "update")  # the host resends the current state with a reject
         assert fresh["version"] == game.version and fresh["events"] == []
         for c in by_seat.values():
             await c.close()
@@ -111,13 +103,13 @@ async def test_spectators_cannot_act_and_the_sender_is_told_why() -> None:
     try:
         watcher = Client(("127.0.0.1", host.port), "W", spectate=True)
         await watcher.connect()
-        await wait_for(watcher, "update")
+        await next_message(watcher, "update")
         assert host.dealer is not None
         m, sig = peer_message(watcher.identity, "intent", host.dealer.game_id, 0, 1, bytes(32),
                               seq=1, v=0, act={"kind": "draw"})
         await watcher.send_raw({"type": "signed", "m": m, "sig": sig})
-        assert (await wait_for(watcher, "reject"))["code"] == "spectator"
-        assert (await wait_for(watcher, "error"))["code"] == "spectator"
+        assert (await next_message(watcher, "reject"))["code"] == "spectator"
+        assert (await next_message(watcher, "error"))["code"] == "spectator"
         await watcher.close()
         for c in by_seat.values():
             await c.close()
@@ -136,10 +128,10 @@ async def test_out_of_turn_races_are_settled_by_arrival() -> None:
         cur = by_seat[p]
         s_a = await cur.send_intent(Action("draw"), version=v)
         s_b = await cur.send_intent(Action("draw"), version=v)  # the same draw again: too late
-        first = await wait_for(cur, "update", lambda m: m.get("seq") == s_a)
+        first = await next_message(cur, "update", lambda m: m.get("seq") == s_a)
         assert first["version"] == v + 1
         # Whether the draw left a card to play or passed the turn, a second draw is not legal.
-        rej = await wait_for(cur, "reject")
+        rej = await next_message(cur, "reject")
         assert rej["seq"] == s_b and rej["code"] == "stale"
         for c in by_seat.values():
             await c.close()

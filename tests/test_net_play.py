@@ -14,7 +14,7 @@ from net import PROTOCOL_VERSION, BotClient, Client, ProtocolVersionError, Refus
 from net.commands import main as net_main
 from net.record import replay
 from net.testing import HostProcess, RawPeer, card_ids, conserved, start_host
-from net_support import GAME_BOUND
+from net_support import GAME_BOUND, next_message
 
 
 async def test_bot_clients_play_whole_rounds() -> None:
@@ -91,23 +91,23 @@ async def test_lobby_chat_and_ready() -> None:
         b = Client(("127.0.0.1", host.port), "Ann")  # same name: the host tells them apart
         await a.connect()
         await b.connect()
-        lobby = await _next(a, "lobby", lambda m: sum(s["kind"] == "human" for s in m["seats"]) == 2)
+        lobby = await next_message(a, "lobby", lambda m: sum(s["kind"] == "human" for s in m["seats"]) == 2)
         names = [s["name"] for s in lobby["seats"]]
         assert names[:2] == ["Ann", "Ann (2)"] and lobby["seats"][2]["kind"] == "bot"
         assert lobby["variant"] == "classic" and lobby["options"]["target_score"] == 500
         assert lobby["phase"] == "lobby" and lobby["host"] == "Table"
         await a.chat("hello \x1b[2Jthere")
-        chat = await _next(b, "chat")
+        chat = await next_message(b, "chat")
         assert chat["text"] == "hello there" and chat["from"] == "Ann" and chat["seat"] == 0
         await a.ready()
-        await _next(b, "lobby", lambda m: m["seats"][0]["ready"])
+        await next_message(b, "lobby", lambda m: m["seats"][0]["ready"])
         assert host.phase == "lobby"
         await b.ready()
-        update = await _next(a, "update")
+        update = await next_message(a, "update")
         assert update["obs"]["me"] == 0 and len(update["obs"]["hand"]) >= 7
         # Chat works during play too.
         await b.chat("good luck")
-        assert (await _next(a, "chat"))["text"] == "good luck"
+        assert (await next_message(a, "chat"))["text"] == "good luck"
         # A newcomer cannot take a seat in a game that has started, but may watch.
         with pytest.raises(Refused) as info:
             await Client(("127.0.0.1", host.port), "Late").connect()
@@ -116,14 +116,6 @@ async def test_lobby_chat_and_ready() -> None:
         await b.close()
     finally:
         await host.close()
-
-
-async def _next(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            m = await client.messages.get()
-            if m["type"] == kind and (pred is None or pred(m)):
-                return m
 
 
 async def test_password_and_full_table_are_refused() -> None:

@@ -19,15 +19,7 @@ from net.identity import Identity
 from net.record import replay
 from net.save import SAVE_FORMAT, Packed, PartList, Parts, SaveWriter, pack, read_save, slot_paths
 from net.testing import HostProcess, conserved, start_host
-from net_support import GAME_BOUND
-
-
-async def wait_for(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            m = await client.messages.get()
-            if m["type"] == kind and (pred is None or pred(m)):
-                return m
+from net_support import GAME_BOUND, next_message
 
 
 async def until(cond: Any, timeout: float = 10.0) -> None:
@@ -44,7 +36,7 @@ async def test_a_killed_client_comes_back_with_its_token_and_hand() -> None:
         await victim.ready()
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i, delay=0.002) for i in range(2)]
         game_task = asyncio.gather(*(b.run() for b in bots))
-        await wait_for(victim, "update")
+        await next_message(victim, "update")
         seat, token = victim.seat, victim.token
         assert seat is not None and token
         victim.kill_link()  # no goodbye, as if the process died
@@ -55,7 +47,7 @@ async def test_a_killed_client_comes_back_with_its_token_and_hand() -> None:
         back = Client(("127.0.0.1", host.port), "Vic again", token=token, reconnect=False)
         welcome = await back.connect()
         assert welcome["seat"] == seat and welcome["token"] == token and welcome["name"] == "Vic"
-        update = await wait_for(back, "update")
+        update = await next_message(back, "update")
         assert [c["id"] for c in update["obs"]["hand"]] == [c.id for c in host.game.hand(seat)]
         assert back.lobby is not None and not back.lobby["seats"][seat]["away"]
         await back.close()
@@ -136,7 +128,7 @@ async def test_a_bot_stands_in_for_an_away_player_after_the_grace_period() -> No
         await gone.ready()
         bot = BotClient(("127.0.0.1", host.port), "Stays", seed=1)
         task = asyncio.ensure_future(bot.run())
-        await wait_for(gone, "update")
+        await next_message(gone, "update")
         seat = gone.seat
         await gone.close()
         assert await asyncio.wait_for(task, 20) == 0
@@ -163,13 +155,13 @@ async def test_a_player_back_after_a_bot_stood_in_is_welcomed_before_anything_el
         for c in slow:
             await c.connect()
             await c.ready()  # they never act: the round waits for them, and nothing ends it
-        await wait_for(gone, "update")
+        await next_message(gone, "update")
         await gone.close()
         await until(lambda: host.seats[seat].stand_in)
         back = Client(("127.0.0.1", host.port), "Gone", token=token, reconnect=False)
         welcome = await back.connect()  # refused ("answered hello with 'log'") before the fix
         assert welcome["seat"] == seat
-        await wait_for(back, "update")
+        await next_message(back, "update")
         await until(lambda: not host.seats[seat].stand_in)
         assert back.fairness is None, back.fairness
         for c in (back, *slow):
@@ -187,7 +179,7 @@ async def test_the_turn_timer_plays_for_a_slow_player() -> None:
         await until(lambda: host.phase == "finished", 20)
         moves = [m for r in host.record.rounds for m in r["moves"]]
         assert any(s == slow.seat and auto for s, _a, auto in moves)
-        end = await wait_for(slow, "end")
+        end = await next_message(slow, "end")
         assert end["reason"] == "rounds_done"
         await slow.close()
     finally:

@@ -27,6 +27,7 @@ from uno_tui.netplay.table import NetTableScreen
 from uno_tui.screens import ColorPicker, RoundOverScreen
 from uno_tui.faces.classic.players import PlayersView
 from uno_tui.widgets import GameLog, HandView
+from net_support import next_message
 
 SIZE = (110, 36)
 
@@ -191,14 +192,6 @@ async def test_a_spectator_sees_the_public_table_and_no_hand() -> None:
         await host.close()
 
 
-async def _next(client: Client, kind: str, pred: Any = None, timeout: float = 5.0) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            m = await client.messages.get()
-            if m["type"] == kind and (pred is None or pred(m)):
-                return m
-
-
 async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> None:
     host = await start_host(seats=3, bots=1, rounds=1, seed=7, bot_delay=0.05, grace=0.3)
     app = NetApp(address=f"127.0.0.1:{host.port}", name="Ann", pacing=(0.0, 0.0), browse=None)
@@ -210,7 +203,7 @@ async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> No
             # Lobby chat, both ways.
             await pilot.press("t")
             await pilot.press(*"hi all", "enter")
-            chat = await _next(bo, "chat")
+            chat = await next_message(bo, "chat")
             assert chat["from"] == "Ann" and chat["text"] == "hi all"
             await bo.chat("hello Ann")
             lobby_chat = app.lobby_screen.query_one("#lobby-chat")
@@ -225,7 +218,7 @@ async def test_chat_in_the_lobby_and_at_the_table_and_away_players_shown() -> No
             before = app.session.observation()["version"]
             await pilot.press("slash")
             await pilot.press(*"good luck d", "enter")
-            chat = await _next(bo, "chat", lambda m: m["from"] == "Ann")
+            chat = await next_message(bo, "chat", lambda m: m["from"] == "Ann")
             assert chat["text"] == "good luck d"
             assert not any(m["kind"] == "draw" and m.get("player") == 0 for u in list(app.session.received)
                            if u["obs"]["version"] > before for m in u["events"] if m.get("reason") == "turn")
@@ -387,7 +380,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
                         and not app.session.observation()["over"], what="round 2")
             assert app.session.observation()["round"] == 1 and host.phase == "playing"
             assert "Round 2" in log_text(app.table)
-            spectated = await _next(watcher, "update", lambda m: m["obs"]["round"] == 1)
+            spectated = await next_message(watcher, "update", lambda m: m["obs"]["round"] == 1)
             assert "hand" not in spectated["obs"]
     finally:
         if watcher is not None:
@@ -479,7 +472,7 @@ async def test_players_and_spectators_are_told_the_host_closed_the_table_and_sto
             assert not app.client.reconnect and not app.client.connected
             await pilot.pause(0.5)
             assert not app.client.connected and "reconnecting" not in shown(app.table.query_one("#net-bar"))
-        gave_up = await _next(watcher, "link")
+        gave_up = await next_message(watcher, "link")
         assert gave_up["state"] == "gave_up" and "the host closed the table" in gave_up["reason"]
         assert not watcher.reconnect
     finally:
