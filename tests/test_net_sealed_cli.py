@@ -163,3 +163,27 @@ def test_a_sealed_host_refuses_a_bad_timer_or_grace(argv: list[str], words: str,
         assert main(["host", *headless, *argv]) == 2
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err
+
+
+async def test_joining_a_table_this_account_hosts_takes_a_second_key_of_its_own() -> None:
+    # `uno-tui host` in one terminal and `uno-tui join` in another: both load this account's key,
+    # and a sealed table refused the start ("two participants share one identity key").
+    from net.identity import fingerprint
+    from uno_tui.sealed_commands import identity_at
+
+    mine = Identity.load()
+    own_fp = fingerprint(mine.public)[:16]
+    at_mine = identity_at(own_fp)
+    assert at_mine.public != mine.public
+    assert identity_at(own_fp.upper()).public == at_mine.public  # kept: a rejoin is let back in
+    assert identity_at(fingerprint(Identity.generate().public)[:16]).public == mine.public
+    assert identity_at(None).public == mine.public
+    host = SealedHost(identity=mine, variant="classic", seats=2, people=1, host_seats=(0,))
+    port = await host.start()
+    try:
+        got = await asyncio.wait_for(asyncio.gather(host.run(), SealedClient(at_mine).run("127.0.0.1", port)),
+                                     120)
+        assert all(not isinstance(g, BaseException) for g in got), got
+        assert host.peer is not None and host.peer.alarm is None
+    finally:
+        await host.close()

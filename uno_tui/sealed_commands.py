@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .sealed_session import ScreenPeer
+
+if TYPE_CHECKING:
+    from net.identity import Identity
 
 
 def _close_on_error(app: Any, playing: "asyncio.Future[Any]") -> None:
@@ -31,6 +34,18 @@ async def _on_screen(app: Any, playing: "asyncio.Future[Any]") -> None:
     await app.run_async()
 
 
+def identity_at(host_fp: str | None) -> Identity:
+    """The key this account joins a sealed table with: its own, or, at a table this account hosts
+    (``host`` in one terminal, ``join`` in another), a second key of its own kept for that. A
+    sealed table's participants are its keys, and the host's is there already."""
+    from net.identity import Identity, config_dir, fingerprint
+
+    mine = Identity.load()
+    if host_fp and fingerprint(mine.public).startswith(host_fp.lower()):
+        return Identity.load(config_dir() / "own-tables")
+    return mine
+
+
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
                     password: str | None = None, **_ignored: object) -> int:
     """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
@@ -39,7 +54,6 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     import sys
 
     from net.errors import NetError
-    from net.identity import Identity
     from net.sealing import Alarm, SealedClient
     from net.sealing.serve import alarm_text, table_address, transcript_line
     from net.transcript import default_transcript_dir
@@ -60,7 +74,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     # again is let back into its seat and catches up from the log (tests/test_net_sealed_crash.py).
     keep = default_transcript_dir().parent / "sealed-secrets"
     keep.mkdir(parents=True, exist_ok=True)
-    client = SealedClient(Identity.load(), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
+    client = SealedClient(identity_at(fp), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
                           password=password, transcript_dir=default_transcript_dir(), save_path=keep, matches=None)
     room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
     room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
