@@ -379,3 +379,48 @@ def test_cli_simulate_does_not_load_textual() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+# -- the log's order --------------------------------------------------------------------
+class _SlowTerminal(App[None]):
+    """An app whose table tells its deal only when the test says so: a slow terminal, or a network
+    host whose bots do not wait for our screen to finish its first layout."""
+
+    def __init__(self, session: LocalSession) -> None:
+        super().__init__()
+        self.session = session
+        self.held: list[Any] = []
+
+    def on_mount(self) -> None:
+        from uno_tui.faces import table_screen_for
+
+        table = table_screen_for(self.session, pacing=(600.0, 600.0))
+        real = table.call_after_refresh
+
+        def hold(callback: Any, *args: Any, **kwargs: Any) -> bool:
+            if getattr(callback, "__name__", "") == "_tell_deal":
+                self.held.append(callback)
+                return True
+            return real(callback, *args, **kwargs)
+
+        table.call_after_refresh = hold  # type: ignore[method-assign]
+        self.push_screen(table)
+
+
+async def test_a_move_made_before_the_deal_is_told_is_logged_after_the_deal() -> None:
+    session = LocalSession(TableConfig(seed=3, players=3))
+    app = _SlowTerminal(session)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert app.held, "the table should have put off telling the deal"
+        obs = session.observation()
+        assert obs["current"] == session.me
+        session.send(core.Action("draw"))  # a move lands before the log has its heading
+        await pilot.pause()
+        app.held.pop()()
+        await pilot.pause()
+        entries = [t.plain for t in app.screen.query_one("GameLog").entries]
+        heading = next(i for i, line in enumerate(entries) if "Round 1" in line)
+        drew = next(i for i, line in enumerate(entries) if line.startswith("You draw"))
+        assert heading < drew, entries
+        assert sum(line.startswith("You draw") for line in entries) == 1, entries

@@ -98,6 +98,9 @@ class TableScreen(Screen[None]):
         self.pacing = pacing
         """The pause before each move of the others (low, high seconds); (0, 0) is fast mode."""
         self._told = False  # the log has the round's heading and deal: the others may move after it
+        # Moves that arrived between mounting and telling the deal (a network host's bots do not
+        # wait for our screen): logged after the deal, not above it.
+        self._untold: list[Event] = []
         self._round_key: tuple[int, int] | None = None  # (round, scores total) of the deal shown last
         self._last_version = -1
         self._round_over_timer: Timer | None = None
@@ -165,7 +168,11 @@ class TableScreen(Screen[None]):
         log = self.query_one(GameLog)
         assert self.obs is not None
         log.add_heading(f"Round {self.obs['round'] + 1}")
-        log.add_events(self.session.opening_events(), self.session.names, self.session.me)
+        opening = self.session.opening_events()
+        told = {id(e) for e in opening}
+        log.add_events(opening + [e for e in self._untold if id(e) not in told], self.session.names,
+                       self.session.me)
+        self._untold = []
         self._told = True
         self.session.wake()  # in case a bot begins (a Reverse or Skip turned up first)
         self._prompt_if_asked()  # a scripted position may start with a question to you
@@ -233,7 +240,10 @@ class TableScreen(Screen[None]):
         new_deal = any(e.kind == "deal" for e in events) or (
             self._deal_key(obs) != self._round_key and not obs["over"]) or obs["version"] < self._last_version
         self._last_version = obs["version"]
-        if new_deal:
+        if new_deal and not self._told:
+            self._round_key = self._deal_key(obs)
+            self._untold = []  # the deal about to be told is this one
+        elif new_deal:
             rematch = obs["round"] == 0
             self._round_key = self._deal_key(obs)
             self._round_over_pending = False
@@ -250,7 +260,10 @@ class TableScreen(Screen[None]):
 
     def _after(self, events: list[Event]) -> None:
         """Log what happened, redraw, and show the end of a round."""
-        self.query_one(GameLog).add_events(events, self.session.names, self.session.me)
+        if self._told:
+            self.query_one(GameLog).add_events(events, self.session.names, self.session.me)
+        else:
+            self._untold.extend(events)
         self._mark_drawn(events)
         self._refresh()
         assert self.obs is not None
