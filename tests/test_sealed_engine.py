@@ -440,3 +440,24 @@ def test_cards_a_move_turns_up_do_not_change_what_its_claim_was():
     table = Table("extended", 2, 112, None, bots=(1,))
     table.play_round()  # the harness holds every replica's claims and events to the truth's
     assert table.truth.claims and table.audit().false_claims == []
+
+
+def test_a_sealed_discard_all_is_made_for_its_player_card_by_card_then_its_stop():
+    """The order of the discards is the only freedom, and it changes nothing: the player's own
+    client makes them (a person at a screen had no key for them)."""
+    setup = {"hands": [["RDA", "R1", "B2", "R7", "G3"], ["G7", "G8", "G9"], ["Y1", "Y2", "Y3"]],
+             "discard": ["R5"], "draw": ["G1", "G2", "G3"]}
+    table = Table("nomercy", 3, 0, None, setup=setup)
+    t, mine = table.truth, table.replicas[0]
+    hand = {c.face: c.id for c in t.hands[0]}
+    assert mine.forced_move() is None  # a turn's choice is the player's own
+    table.step(0, Action("play", hand[("red", "DA")]))
+    made = []
+    while (move := mine.forced_move()) is not None:
+        assert move[0] == 0
+        made.append(move[1])
+        table.step(*move)
+    assert sorted(a.card for a in made[:-1]) == sorted([hand[("red", "1")], hand[("red", "7")]])
+    assert made[-1] == Action("pass") and t.current == 1
+    assert [c.face for c in t.hands[0]] == [("blue", "2"), ("green", "3")]
+    assert table.audit().false_claims == []

@@ -102,7 +102,7 @@ def at_table(app: Any) -> bool:
         and bool(table.query("#hand-panel"))
 
 
-async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, what: str = "",
+async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, what: str | Callable[[], str] = "",
                 step: float = 0.02) -> Any:
     """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s.
 
@@ -115,7 +115,7 @@ async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, wh
         if value:
             return value
         await pilot.pause(step)
-    raise AssertionError(f"timed out waiting for {what or cond}")
+    raise AssertionError(f"timed out waiting for {what() if callable(what) else what or cond}")
 
 
 async def settle_when(pilot: Pilot, app: Any, ready: Callable[[dict[str, Any]], bool], timeout: float = 30.0,

@@ -132,6 +132,16 @@ class NoMercyGame(ClassicGame):
             acts.append(PASS)
         return acts
 
+    def forced_move(self) -> tuple[int, Action] | None:
+        """A sealed Discard All's discards and its stop are made for the player: every card of the
+        colour goes, so the order is the only freedom, and it changes nothing."""
+        d = self.decision
+        if self.phase == "discard" and d is not None:
+            acts = [a for a in d.legal if a.kind in ("discard", "pass")]
+            if acts:
+                return d.player, acts[0]
+        return super().forced_move()
+
     def _explain_turn(self, p: int, action: Action) -> str:
         if self.phase == "choose":
             return "name a colour for the Color Roulette first (r, y, g or b)"

@@ -420,6 +420,15 @@ class SealedPeer(RoundEnd):
         assert g is not None
         d = g.decision
         self.waiting_on = {self.owners[d.player]} if d is not None else set()
+        if d is not None and d.player in self.manual and d.player in self.seats \
+                and getattr(self, "_acted", None) != g.version:
+            forced = g.forced_move()
+            if forced is not None and forced[0] == d.player:
+                # A decision with one answer (a card drawn that cannot be played, a Discard All's
+                # discards): made for the person at once, as a local table makes it.
+                self._acted = g.version
+                self._send_move(*forced)
+                return
         if d is not None and d.player in self.manual and self.turn_timer is not None \
                 and getattr(self, "_armed", None) != g.version:
             self._armed = g.version

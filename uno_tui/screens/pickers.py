@@ -49,6 +49,10 @@ class ListPicker(ModalScreen[Optional[T]], Generic[T]):
     SCROLLS: ClassVar[bool] = False
     """The rows scroll: keep the chosen one in view."""
 
+    ASKS_MOVE: ClassVar[bool] = True
+    """Its choices are moves of the table's position when it opened: the table closes it when that
+    position's moves change under it (a turn timer, a move made for you, an out-of-turn chance gone)."""
+
     index: reactive[int] = reactive(0)
 
     def __init__(self, values: Sequence[T], *, start: int = 0) -> None:

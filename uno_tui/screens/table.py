@@ -101,6 +101,7 @@ class TableScreen(Screen[None]):
         # Moves that arrived between mounting and telling the deal (a network host's bots do not
         # wait for our screen): logged after the deal, not above it.
         self._untold: list[Event] = []
+        self._legal_seen: list[dict[str, Any]] | None = None  # this seat's moves at the last change
         self._round_key: tuple[int, int] | None = None  # (round, scores total) of the deal shown last
         self._last_version = -1
         self._round_over_timer: Timer | None = None
@@ -157,6 +158,7 @@ class TableScreen(Screen[None]):
         self._refresh()
         assert self.obs is not None
         self._round_key, self._last_version = self._deal_key(self.obs), self.obs["version"]
+        self._legal_seen = [a for a in self.obs.get("legal", ()) if a["kind"] not in ("uno", "catch")]
         self.session.attach(self, pacing=self.pacing)
         # The log writes once it knows its width, so the deal is told after the first layout.
         self.call_after_refresh(self._tell_deal)
@@ -240,6 +242,7 @@ class TableScreen(Screen[None]):
         new_deal = any(e.kind == "deal" for e in events) or (
             self._deal_key(obs) != self._round_key and not obs["over"]) or obs["version"] < self._last_version
         self._last_version = obs["version"]
+        self._close_stale_picker(obs)
         if new_deal and not self._told:
             self._round_key = self._deal_key(obs)
             self._untold = []  # the deal about to be told is this one
@@ -252,6 +255,19 @@ class TableScreen(Screen[None]):
                 self.app.screen.dismiss("stay")  # someone else dealt (a network host): back to the table
             self.query_one(GameLog).add_heading(("New match · " if rematch else "") + f"Round {obs['round'] + 1}")
         self._after(events)
+
+    def _close_stale_picker(self, obs: dict[str, Any]) -> None:
+        """A picker over this table offers the moves of the position it opened on: when this seat's
+        moves change (its turn timer ran out, its client made a move with a single answer, a jump-in
+        went by), it is closed, and the table asks again if the new position asks anything."""
+        # A call (UNO, a catch) coming or going leaves the choice open: only the moves count.
+        moves = [a for a in obs.get("legal", ()) if a["kind"] not in ("uno", "catch")]
+        legal, self._legal_seen = self._legal_seen, moves
+        stack = self.app.screen_stack
+        top = stack[-1] if stack else None
+        if (legal is not None and legal != moves and len(stack) >= 2 and stack[-2] is self
+                and getattr(top, "ASKS_MOVE", False)):
+            top.dismiss(None)  # type: ignore[union-attr]
 
     @staticmethod
     def _deal_key(obs: dict[str, Any]) -> tuple[int, int]:

@@ -77,6 +77,9 @@ class SearchGrid(CardPainter):
 class SearchPicker(ModalScreen[Action | None]):
     """A searched pile: ←/→ choose a card, enter takes it, p takes nothing, escape closes."""
 
+    ASKS_MOVE = True
+    """Closed by the table when the moves it offers change under it (see ``ListPicker.ASKS_MOVE``)."""
+
     DEFAULT_CSS = SEARCH_CSS
     BINDINGS = [
         Binding("left,h,up,k", "move(-1)", "previous", show=False),
