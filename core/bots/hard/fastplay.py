@@ -16,7 +16,8 @@ import random
 from typing import Any
 
 from ...rollout.classic import DRAWN, PLAY, ClassicRollout
-from .policy import NOISE, _cards, fast_shedding_policy
+from . import policy as _policy
+from .policy import _cards, fast_shedding_policy
 
 
 def fits(r: Any) -> bool:
@@ -33,6 +34,7 @@ def shedding_playout(r: ClassicRollout, rng: random.Random, cap: int) -> int:
     col, black, points, dv, action, rank = C.col, C.black, C.points, C.dv, C.action, C.rank
     play_moves = T.play
     forced = T.forced_play
+    noise = _policy.NOISE  # read now, as fast_shedding_policy reads it at each call
     hands, out = r.hands, r.out
     steps = 0
     while not r.over and steps < cap:
@@ -70,7 +72,7 @@ def shedding_playout(r: ClassicRollout, rng: random.Random, cap: int) -> int:
             _quiet(r, p, ph == PLAY and quiet_draw)
             steps += 1
             continue
-        if len(plays) > 1 and rng.random() < NOISE:
+        if len(plays) > 1 and rng.random() < noise:
             _play(r, p, plays[int(rng.random() * len(plays))])
             steps += 1
             continue
