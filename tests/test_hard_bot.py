@@ -572,3 +572,21 @@ def test_a_bluff_caught_by_another_player_undoes_what_the_wild_draw_four_said():
     _feed(m, 0, g.apply(2, Action("challenge")))  # guilty: it held R1; seat 0 is not shown the hand
     belief = m.belief(g.observation(0), honest_draw_four=True)
     assert not belief.hands[1].cohorts
+
+
+def test_habitual_play_breaks_ties_alike_in_every_process() -> None:
+    """Two plays the habits score the same: which one is read as the habit must not follow the
+    process's string hash seed (a seeded search must decide alike in every worker)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from core.bots.hard.policy import habitual_play;"
+            "print(habitual_play([('red', '5'), ('blue', '5'), ('green', '1'), ('yellow', '5')],"
+            " 'red', '5', danger=False, close=False))")
+    seen = set()
+    for seed in range(6):
+        env = dict(os.environ, PYTHONHASHSEED=str(seed))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        seen.add(out.stdout.strip())
+    assert len(seen) == 1, seen

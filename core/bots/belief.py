@@ -428,7 +428,10 @@ class Belief:
         tiers.sort(key=lambda t: -sum(len(c.colors) + len(c.ranks) for c in t[3]))
         faces = self.faces
         for q, n, _, rules in tiers:
-            fits = [c for c in pool if all(r.allows(faces[c]) for r in rules)]
+            # Every rule's allows(), at once: a card must be none of their colours and ranks.
+            cols = frozenset().union(*(r.colors for r in rules))
+            rks = frozenset().union(*(r.ranks for r in rules))
+            fits = [c for c in pool if faces[c][0] not in cols and faces[c][1] not in rks]
             fits.sort()
             got = rng.sample(fits, min(n, len(fits)))
             pool.difference_update(got)

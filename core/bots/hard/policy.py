@@ -114,6 +114,10 @@ def habit_score(color: str | None, rank: str, named: str | None, counts: dict[st
     return s
 
 
+def _face_order(face: tuple) -> tuple:
+    return (face[0] or "", face[1])
+
+
 def habitual_play(hand: list[tuple], color: str | None, top_rank: str | None, *, danger: bool,
                   close: bool) -> tuple | None:
     """The play (face, named colour) the ``normal`` bots make from ``hand`` (faces) on a pile
@@ -126,7 +130,9 @@ def habitual_play(hand: list[tuple], color: str | None, top_rank: str | None, *,
     few = len(hand) <= 2
     holds_in_play = counts.get(color, 0) > 0
     best, best_s = None, -1e9
-    for col, rank in set(hand):
+    # In a fixed order: a set of str tuples iterates by hash, which differs between processes, and
+    # ties would then fall differently from run to run (the same seed must decide alike).
+    for col, rank in sorted(set(hand), key=_face_order):
         if not (col is None or col == color or rank == top_rank):
             continue
         named = favourite if col is None else None

@@ -30,6 +30,7 @@ from typing import Callable, Hashable, Sequence
 
 from ...actions import Action
 from .adapter import Rollout
+from .fastplay import FUSED
 from .policy import Policy, random_policy
 
 default_policy = random_policy
@@ -100,7 +101,11 @@ def playout(r: Rollout, policy: Policy, rng: random.Random, horizon: int | None 
     determinization a variant's layout could only approximate); its result is then not used."""
     steps = 0
     cap = ROLLOUT_CAP if horizon is None else horizon
+    fused = FUSED.get(policy)
     try:
+        if fused is not None and fused[0](r):
+            fused[1](r, rng, cap)  # the same moves, in one loop (fastplay)
+            return True
         while not r.over and steps < cap:
             ms = r.moves()
             if not ms:
