@@ -33,6 +33,9 @@ millisecond. Reading ten clients' reports as they came in had cost about
 * games per second: R rounds among 4 bot clients (``net.BotClient``), each
   in its own process.
 * host memory: the host process's peak resident set (VmHWM), largest of all runs.
+* the sealed table (:mod:`net.sealing`, the default for network games), in the same run, beside
+  the open host's figure for each table size: a move sent -> every client followed it
+  (``benchmarks/net_sealed.py``, whose docstring says what is timed; ``--no-sealed`` skips it).
 
 Each latency figure is the median over K runs of that run's percentile.
 Targets (the network issue): p99 under 5 ms with 10 clients; the host under
@@ -66,6 +69,8 @@ from core.bots import make_bot  # noqa: E402
 from net import BotClient, Client  # noqa: E402
 from net.runtime import tune_gc  # noqa: E402
 from net.testing import HostProcess  # noqa: E402
+
+import net_sealed  # noqa: E402  (benchmarks/net_sealed.py, beside this script)
 
 
 def now_ns() -> int:
@@ -465,6 +470,8 @@ def main() -> None:
     ap.add_argument("--in-process", action="store_true",
                     help="run every client in this process (the old, serial way)")
     ap.add_argument("--no-gps", action="store_true", help="skip the games-per-second runs")
+    ap.add_argument("--no-sealed", action="store_true", help="skip the sealed table's latency runs")
+    ap.add_argument("--sealed-rounds", type=int, default=2, help="rounds per sealed-table run (default 2)")
     ap.add_argument("--client", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--bot", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -492,6 +499,8 @@ def main() -> None:
             if not args.in_process:
                 print("  " + line("end of the pause between rounds -> next round dealt to all", [r["deal"] for r in runs],
                                   args.runs), flush=True)
+            if not args.no_sealed:
+                net_sealed.report(n, args.sealed_rounds, args.runs, net_sealed.StampPeer.gap)
         if not args.no_gps:
             gps = [asyncio.run(games_per_second(args.rounds, tmp)) for _ in range(args.runs)]
             rss_all += [g[1] for g in gps]

@@ -374,12 +374,15 @@ class SealedPeer(RoundEnd):
             mine = None
             if author == self.pid:
                 assert self.part is not None and self.secret is not None
-                mine = self.part.shuffle(ep.number)
+                # A pass is a hundred multiplications or more: made in threads (libsodium lets go of
+                # the GIL), so the event loop goes on meanwhile (at a table in one process, the other
+                # peers check the pass before this one). This peer's own walk waits for it.
+                mine = await asyncio.to_thread(self.part.shuffle, ep.number)
                 if mine.kind == "mask":
                     self._save()  # with the deck it masked, before the pass leaves
                 self.send({"k": "spass", "r": self.round, "e": ep.number, "p": mine.to_wire()})
                 if mine.kind == "mask":  # the lock pass's commitments, while the others mask
-                    self.part.prepare(ep.number, ep.n, ep.attempt)
+                    await asyncio.to_thread(self.part.prepare, ep.number, ep.n, ep.attempt)
             body = (await self.take("spass", [author]))[author]
             if body.get("e") != ep.number:
                 raise Alarm(Fault("pass", "a pass for another epoch", author))
