@@ -10,7 +10,9 @@ and checked, every card it deals opened to its holder: the other participants' k
 all stamped with ``CLOCK_MONOTONIC``, one clock for every process of the machine. A bot waits
 ``--gap`` seconds before it sends each move, so that, as in ``net.py``'s open-host figure, one move
 is timed at a time rather than a queue of them. Moves that opened a deck epoch (a reshuffle: every
-participant's passes in turn) are shown apart, as the open host's are.
+participant's passes in turn) are shown apart, as the open host's are; so, among the others, are
+the moves that dealt a card (a draw: every other participant seals its key of the card to the
+drawer, and the move is done when the drawer has opened it).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class StampPeer(SealedPeer):
     sent: dict[int, float] = {}
     """The game version a move was sent at -> when it left."""
     done: dict[int, list[Any]] = {}
-    """The version a move was sent at -> [when this peer had followed it, whether it opened an epoch]."""
+    """The version a move was sent at -> [when this peer had followed it, whether it opened an epoch,
+    whether it dealt a card (boxes of keys sealed to its holder)]."""
 
     def _send_move(self, p: int, action: Any) -> None:
         g = self.game
@@ -54,10 +57,10 @@ class StampPeer(SealedPeer):
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
         assert g is not None
-        before, epochs = g.version, len(self.epochs)
+        before, epochs, boxes = g.version, len(self.epochs), self.seen_envelopes
         await super()._move(author, body)
         if body.get("v") == before and g.version != before:
-            type(self).done[before] = [time.monotonic(), len(self.epochs) != epochs]
+            type(self).done[before] = [time.monotonic(), len(self.epochs) != epochs, self.seen_envelopes != boxes]
 
 
 async def _client(port: int, gap: float) -> None:
@@ -67,7 +70,8 @@ async def _client(port: int, gap: float) -> None:
 
 
 async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
-    """One run: every move's latency to the last of ``n`` client processes, ms (ordinary, epoch)."""
+    """One run: every move's latency to the last of ``n`` client processes, ms: ``ordinary`` (and, of
+    those, ``dealt``: the moves that dealt a card), ``epoch``."""
     host = SealedHost(variant="classic", seats=n, people=n, rounds=rounds, options={"target_score": 1000000})
     port = await host.start()
     cmd = [sys.executable, __file__, "--peer", str(port), "--gap", str(gap)]
@@ -82,6 +86,7 @@ async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
     reports = [json.loads(out[0]) for out in outs[1:]]
     sent = {int(v): t for r in reports for v, t in r["sent"].items()}
     ordinary: list[float] = []
+    dealt: list[float] = []
     epoch: list[float] = []
     for v, t0 in sent.items():
         ends = [r["done"].get(str(v)) for r in reports]
@@ -89,7 +94,9 @@ async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
             continue  # a move not every client followed (the match's last, as the table closed)
         ms = (max(e[0] for e in ends) - t0) * 1000
         (epoch if any(e[1] for e in ends) else ordinary).append(ms)
-    return {"ordinary": ordinary, "epoch": epoch}
+        if not any(e[1] for e in ends) and any(e[2] for e in ends):
+            dealt.append(ms)
+    return {"ordinary": ordinary, "dealt": dealt, "epoch": epoch}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -111,6 +118,8 @@ def report(n: int, rounds: int, runs: int, gap: float) -> None:
     print(f"{n} clients at a sealed table (one process each, the host a seatless participant), classic, median "
           f"of {runs} runs of {rounds} rounds, a move every {gap * 1000:.0f} ms at most:", flush=True)
     print("  " + line("move -> all clients followed it", [r["ordinary"] for r in got]))
+    print("  " + line("  of which a move that dealt a card (every other participant's keys to its holder)",
+                      [r["dealt"] for r in got]))
     print("  " + line("move that opened a deck epoch (reshuffle)", [r["epoch"] for r in got]), flush=True)
 
 
