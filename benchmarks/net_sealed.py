@@ -12,7 +12,9 @@ all stamped with ``CLOCK_MONOTONIC``, one clock for every process of the machine
 is timed at a time rather than a queue of them. Moves that opened a deck epoch (a reshuffle: every
 participant's passes in turn) are shown apart, as the open host's are; so, among the others, are
 the moves that dealt a card (a draw: every other participant seals its key of the card to the
-drawer, and the move is done when the drawer has opened it).
+drawer, and the move is done when the drawer has opened it). A round's first move is shown apart
+too: its sender sends it as soon as its own deal is done, while the others may still be dealing
+(the open host's figure has the deal apart in the same way).
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ class StampPeer(SealedPeer):
     """A sealed peer that notes when it sent each move and when it had followed each (figures only)."""
 
     gap = 0.05
-    sent: dict[int, float] = {}
-    """The game version a move was sent at -> when it left."""
+    sent: dict[int, list[Any]] = {}
+    """The game version a move was sent at -> [when it left, whether it was its round's first move]."""
     done: dict[int, list[Any]] = {}
     """The version a move was sent at -> [when this peer had followed it, whether it opened an epoch,
     whether it dealt a card (boxes of keys sealed to its holder)]."""
@@ -49,7 +51,7 @@ class StampPeer(SealedPeer):
 
         def later() -> None:
             if self.game is g and g.version == v and self.alarm is None:
-                type(self).sent[v] = time.monotonic()
+                type(self).sent[v] = [time.monotonic(), not self.moves]
                 SealedPeer._send_move(self, p, action)
 
         asyncio.get_running_loop().call_later(self.gap, later)
@@ -85,18 +87,22 @@ async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
         await host.close()
     reports = [json.loads(out[0]) for out in outs[1:]]
     sent = {int(v): t for r in reports for v, t in r["sent"].items()}
+    first: list[float] = []
     ordinary: list[float] = []
     dealt: list[float] = []
     epoch: list[float] = []
-    for v, t0 in sent.items():
+    for v, (t0, opening) in sent.items():
         ends = [r["done"].get(str(v)) for r in reports]
         if any(e is None for e in ends):
             continue  # a move not every client followed (the match's last, as the table closed)
         ms = (max(e[0] for e in ends) - t0) * 1000
+        if opening:  # sent as soon as its sender was dealt: the others may still be dealing
+            first.append(ms)
+            continue
         (epoch if any(e[1] for e in ends) else ordinary).append(ms)
         if not any(e[1] for e in ends) and any(e[2] for e in ends):
             dealt.append(ms)
-    return {"ordinary": ordinary, "dealt": dealt, "epoch": epoch}
+    return {"ordinary": ordinary, "dealt": dealt, "epoch": epoch, "first": first}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -120,7 +126,9 @@ def report(n: int, rounds: int, runs: int, gap: float) -> None:
     print("  " + line("move -> all clients followed it", [r["ordinary"] for r in got]))
     print("  " + line("  of which a move that dealt a card (every other participant's keys to its holder)",
                       [r["dealt"] for r in got]))
-    print("  " + line("move that opened a deck epoch (reshuffle)", [r["epoch"] for r in got]), flush=True)
+    print("  " + line("move that opened a deck epoch (reshuffle)", [r["epoch"] for r in got]))
+    print("  " + line("a round's first move (sent as its sender was dealt; the others may still be dealing)",
+                      [r["first"] for r in got]), flush=True)
 
 
 def main() -> None:
