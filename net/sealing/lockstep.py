@@ -46,17 +46,16 @@ from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 from .roundend import RoundEnd
+from .waiting import WaitingSignatures
 from ..messages import clean_text
 from .signed import TAG, Alarm, Voided, sign
 from .store import SecretStore
 
 Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
-_QUIET: dict[str, Any] = {}
-"""Put in a peer's inbox when the log has been quiet (see :meth:`SealedPeer._next`); never a log entry."""
 
 
-class SealedPeer(RoundEnd):
+class SealedPeer(WaitingSignatures, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -114,8 +113,7 @@ class SealedPeer(RoundEnd):
         self._told: int | None = None  # the game's version when the listeners were last told
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
-        self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []
-        """Log entries whose signatures wait (:meth:`_entry`): ``(author, identity, signature, body)``."""
+        self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
 
     @property
     def pids(self) -> list[int]:
@@ -136,51 +134,9 @@ class SealedPeer(RoundEnd):
     def feed(self, entry: dict[str, Any]) -> None:
         self.inbox.put_nowait(entry)
 
-    def _check_signatures(self) -> None:
-        """Check the signatures set aside (:meth:`_entry`), in the log's order: the first bad one is
-        :class:`Alarm`, as it would have been when it was read."""
-        while self._unchecked:
-            author, ident, s, m = self._unchecked.pop(0)
-            if not verify(ident, s, TAG, m):
-                self._unchecked.clear()
-                raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
-
-    async def _next(self) -> dict[str, Any]:
-        """The next raw entry; when the log has been quiet for :attr:`QUIET` seconds, the signatures
-        set aside are checked meanwhile (a marker put in the inbox wakes the walk for it)."""
-        while True:
-            if not self._unchecked or not self.inbox.empty():
-                e = await self.inbox.get()
-            else:
-                timer = asyncio.get_running_loop().call_later(self.QUIET, self.inbox.put_nowait, _QUIET)
-                try:
-                    e = await self.inbox.get()
-                finally:
-                    timer.cancel()
-            if e is not _QUIET:
-                return e
-            self._check_signatures()
-
-    QUIET = 0.05
-    """Seconds of a quiet log after which this peer checks the signatures it set aside."""
-
-    def _mine(self, body: dict[str, Any]) -> bool:
-        """Whether an ``sdeal`` body holds a box for this peer, or is not plainly a list of boxes."""
-        envs = body.get("envs")
-        if not isinstance(envs, list):
-            return True
-        return any(not (isinstance(w, list) and len(w) == 3) or w[1] == self.pid for w in envs)
-
     async def _entry(self) -> tuple[int, dict[str, Any]]:
-        """The next entry of the log, its signature checked: ``(author, body)``.
-
-        One kind waits: the signature of an ``sdeal`` entry holding no box for this peer (the other
-        participants' keys of a card dealt to someone else: a draw brings one from each of them, and
-        every peer would check them all as the draw is dealt). Its boxes are opaque here and change
-        nothing in this peer's game (who holds which card is public; the recipient checks the
-        sender's signature inside each box it opens), so its signature is checked once the log is
-        quiet (:attr:`QUIET`), before any entry of another kind is taken, and before any alarm is
-        raised: a forged one is named as before, before anything it could have caused."""
+        """The next entry of the log, its signature checked: ``(author, body)``; the signature of an
+        ``sdeal`` holding no box for this peer waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
         e = await self._next()
         try:
             author, m, s = e["from"], e["m"], e["s"]
