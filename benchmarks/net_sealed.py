@@ -14,7 +14,8 @@ participant's passes in turn) are shown apart, as the open host's are; so, among
 the moves that dealt a card (a draw: every other participant seals its key of the card to the
 drawer, and the move is done when the drawer has opened it). A round's first move is shown apart
 too: its sender sends it as soon as its own deal is done, while the others may still be dealing
-(the open host's figure has the deal apart in the same way).
+(the open host's figure has the deal apart in the same way); so is a round's last move, after
+which every hand is shown to everyone and each peer checks every participant's key of every card.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class StampPeer(SealedPeer):
     """The game version a move was sent at -> [when it left, whether it was its round's first move]."""
     done: dict[int, list[Any]] = {}
     """The version a move was sent at -> [when this peer had followed it, whether it opened an epoch,
-    whether it dealt a card (boxes of keys sealed to its holder)]."""
+    whether it dealt a card (boxes of keys sealed to its holder), whether it ended the round]."""
 
     def _send_move(self, p: int, action: Any) -> None:
         g = self.game
@@ -62,7 +63,8 @@ class StampPeer(SealedPeer):
         before, epochs, boxes = g.version, len(self.epochs), self.seen_envelopes
         await super()._move(author, body)
         if body.get("v") == before and g.version != before:
-            type(self).done[before] = [time.monotonic(), len(self.epochs) != epochs, self.seen_envelopes != boxes]
+            type(self).done[before] = [time.monotonic(), len(self.epochs) != epochs, self.seen_envelopes != boxes,
+                                       g.phase == "over"]
 
 
 async def _client(port: int, gap: float) -> None:
@@ -88,6 +90,7 @@ async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
     reports = [json.loads(out[0]) for out in outs[1:]]
     sent = {int(v): t for r in reports for v, t in r["sent"].items()}
     first: list[float] = []
+    last: list[float] = []
     ordinary: list[float] = []
     dealt: list[float] = []
     epoch: list[float] = []
@@ -99,10 +102,13 @@ async def latency(n: int, rounds: int, gap: float) -> dict[str, list[float]]:
         if opening:  # sent as soon as its sender was dealt: the others may still be dealing
             first.append(ms)
             continue
+        if any(e[3] for e in ends):  # every hand shown to everyone, every key of it checked
+            last.append(ms)
+            continue
         (epoch if any(e[1] for e in ends) else ordinary).append(ms)
         if not any(e[1] for e in ends) and any(e[2] for e in ends):
             dealt.append(ms)
-    return {"ordinary": ordinary, "dealt": dealt, "epoch": epoch, "first": first}
+    return {"ordinary": ordinary, "dealt": dealt, "epoch": epoch, "first": first, "last": last}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -128,7 +134,9 @@ def report(n: int, rounds: int, runs: int, gap: float) -> None:
                       [r["dealt"] for r in got]))
     print("  " + line("move that opened a deck epoch (reshuffle)", [r["epoch"] for r in got]))
     print("  " + line("a round's first move (sent as its sender was dealt; the others may still be dealing)",
-                      [r["first"] for r in got]), flush=True)
+                      [r["first"] for r in got]))
+    print("  " + line("a round's last move (every hand shown to everyone: each peer checks every key of it)",
+                      [r["last"] for r in got]), flush=True)
 
 
 def main() -> None:
