@@ -124,10 +124,13 @@ class _TimedPeer(SealedPeer):
     audits: list[float] = []
     deal_only = False
     """Stop after the first deal (a figure of the deal alone: no round played)."""
+    epochs: list[int] = []
+    """The epochs (shuffles of cards) each first deal took, as the host's peer counted them: a Diez
+    deal whose turned card is no number puts it back and shuffles the pile again (55% of deals)."""
 
     @classmethod
     def reset(cls) -> None:
-        cls.born, cls.dealt, cls.cards, cls.audits, cls.cpu = [], [], [], [], []
+        cls.born, cls.dealt, cls.cards, cls.audits, cls.cpu, cls.epochs = [], [], [], [], [], []
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -148,6 +151,8 @@ class _TimedPeer(SealedPeer):
         if first:
             type(self).dealt.append(time.monotonic())
             type(self).cpu.append(time.process_time())
+            if self.pid == 0:
+                type(self).epochs.append(len(self.epochs))
 
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         t = time.monotonic()
@@ -208,6 +213,7 @@ async def sealed_round(variant: str, n: int, processes: bool) -> dict[str, Any]:
         await host.close()
     merged: dict[str, Any] = {k: [x for t in times for x in t[k]] for k in ("dealt", "cards", "audits")}
     merged["deal"] = max(merged["dealt"]) - _TimedPeer.born[0]
+    merged["epochs"] = _TimedPeer.epochs[0]
     merged["cpu"] = sum(t["cpu"] for t in times)  # every process's CPU time until its deal was done
     return merged
 
@@ -254,12 +260,14 @@ def sealed_figures(runs: int) -> None:
         for variant, n, deal_only in SEALED_CASES:
             _TimedPeer.deal_only = deal_only
             deals: list[float] = []
+            by_epochs: dict[int, list[float]] = {}
             cpus: list[float] = []
             cards: list[float] = []
             audits: list[float] = []
             for _ in range(runs):
                 got = asyncio.run(sealed_round(variant, n, processes))
                 deals.append(got["deal"])
+                by_epochs.setdefault(got["epochs"], []).append(got["deal"])
                 cpus.append(got["cpu"])
                 cards += got["cards"]
                 if got["audits"]:
@@ -271,6 +279,9 @@ def sealed_figures(runs: int) -> None:
                 line += f"; drawn card p50 {statistics.median(cards) * 1000:6.1f} ms ({len(cards)} cards)"
             if audits:
                 line += f"; round's audit {statistics.median(audits) * 1000:6.1f} ms"
+            if set(by_epochs) != {1}:
+                line += "; by epochs in the deal: " + ", ".join(
+                    f"{e}: {statistics.median(ds) * 1000:.0f} ms ({len(ds)})" for e, ds in sorted(by_epochs.items()))
             print(line, flush=True)
     _TimedPeer.deal_only = False
 

@@ -33,6 +33,9 @@ millisecond. Reading ten clients' reports as they came in had cost about
 * games per second: R rounds among 4 bot clients (``net.BotClient``), each
   in its own process.
 * host memory: the host process's peak resident set (VmHWM), largest of all runs.
+* the sealed table (:mod:`net.sealing`, the default for network games), in the same run, beside
+  the open host's figure for each table size: a move sent -> every client followed it
+  (``benchmarks/net_sealed.py``, whose docstring says what is timed; ``--no-sealed`` skips it).
 
 Each latency figure is the median over K runs of that run's percentile.
 Targets (the network issue): p99 under 5 ms with 10 clients; the host under
@@ -67,6 +70,9 @@ from net import BotClient, Client  # noqa: E402
 from net.runtime import tune_gc  # noqa: E402
 from net.testing import HostProcess  # noqa: E402
 
+import net_sealed  # noqa: E402  (benchmarks/net_sealed.py, beside this script)
+from net_sealed import line  # noqa: E402  (a figure's p50 and p99, median over the runs)
+
 
 def now_ns() -> int:
     """One clock for every process on the machine."""
@@ -85,11 +91,6 @@ def start_host(seats: int, rounds: int, tmp: str, pause: float = 0.0) -> tuple[H
                        "--rounds", str(rounds), "--round-pause", str(pause), "--bot-delay", "0", "--no-mdns",
                        "--option", "target_score=1000000", "--save", str(Path(tmp) / "bench.save"))
     return host, host.wait_port()
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else float("nan")
 
 
 # -- one client process ---------------------------------------------------------------------
@@ -444,16 +445,6 @@ async def games_per_second(rounds: int, tmp: str) -> tuple[float, float]:
     return rounds / elapsed, rss
 
 
-def line(label: str, runs: list[list[float]], unit_runs: int) -> str:
-    counts = [len(r) for r in runs]
-    good = [r for r in runs if r]
-    if not good:
-        return f"{label}: none in these runs"
-    p50 = statistics.median(pct(r, 0.50) for r in good)
-    p99 = statistics.median(pct(r, 0.99) for r in good)
-    return f"{label}: p50 {p50:.2f} ms, p99 {p99:.2f} ms ({'/'.join(map(str, counts))} per run)"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--intents", type=int, default=1000, help="intents timed per run (default 1000)")
@@ -465,6 +456,8 @@ def main() -> None:
     ap.add_argument("--in-process", action="store_true",
                     help="run every client in this process (the old, serial way)")
     ap.add_argument("--no-gps", action="store_true", help="skip the games-per-second runs")
+    ap.add_argument("--no-sealed", action="store_true", help="skip the sealed table's latency runs")
+    ap.add_argument("--sealed-rounds", type=int, default=2, help="rounds per sealed-table run (default 2)")
     ap.add_argument("--client", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--bot", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -487,11 +480,13 @@ def main() -> None:
                 runs = [latency_processes(n, args.intents, tmp, args.round_pause) for _ in range(args.runs)]
             rss_all += [r["rss"] for r in runs]
             print(f"{n} clients ({mode}), median of {args.runs} runs of {args.intents} intents:", flush=True)
-            print("  " + line("ordinary intent -> all clients updated", [r["ordinary"] for r in runs], args.runs))
-            print("  " + line("intent that opened a deck epoch (reshuffle)", [r["epoch"] for r in runs], args.runs))
+            print("  " + line("ordinary intent -> all clients updated", [r["ordinary"] for r in runs]))
+            print("  " + line("intent that opened a deck epoch (reshuffle)", [r["epoch"] for r in runs]))
             if not args.in_process:
-                print("  " + line("end of the pause between rounds -> next round dealt to all", [r["deal"] for r in runs],
-                                  args.runs), flush=True)
+                print("  " + line("end of the pause between rounds -> next round dealt to all",
+                                  [r["deal"] for r in runs]), flush=True)
+            if not args.no_sealed:
+                net_sealed.report(n, args.sealed_rounds, args.runs, net_sealed.StampPeer.gap)
         if not args.no_gps:
             gps = [asyncio.run(games_per_second(args.rounds, tmp)) for _ in range(args.runs)]
             rss_all += [g[1] for g in gps]

@@ -194,3 +194,44 @@ def test_junk_from_a_participants_link_is_refused_the_link_closed_and_the_match_
     assert not host.watchers
     check_clean(host, peers, 1)
     assert all(e["from"] in (0, 1) and e["m"][:10] != b"not signed" for e in host.log)
+
+
+def test_a_forged_signature_on_keys_dealt_to_another_is_named_by_every_peer() -> None:
+    """A hostile relay forges the signature of participant 1's ``sdeal`` entry for a card drawn
+    mid-round (one box, for the drawer). The drawer checks it at once; every other peer, for whom
+    the box is opaque, checks it once the log is quiet or before it takes an entry of another
+    kind (``SealedPeer._entry``): every peer still names it, as a log entry its author did not sign."""
+    import asyncio
+
+    import msgpack
+
+    from net.sealing import SealedClient, SealedHost
+
+    class Forger(SealedHost):
+        forged: list[int] = []
+
+        def append(self, entry: dict[str, Any]) -> None:
+            if not self.forged and entry.get("from") == 1:
+                body = msgpack.unpackb(entry["m"], raw=False)
+                envs = body.get("envs") or []
+                if body.get("k") == "sdeal" and len(envs) == 1:  # a draw's keys (a deal's hold a box each)
+                    self.forged.append(envs[0][1])
+                    entry = {**entry, "s": bytes(64)}
+            super().append(entry)
+
+    async def main() -> tuple[Forger, list[Any]]:
+        host = Forger(variant="classic", seats=4, people=3)
+        port = await host.start()
+        clients = [SealedClient() for _ in range(3)]
+        try:
+            got = await asyncio.wait_for(asyncio.gather(host.run(), *[c.run("127.0.0.1", port) for c in clients],
+                                                        return_exceptions=True), 120)
+        finally:
+            await host.close()
+        return host, list(got[1:])
+
+    host, peers = asyncio.run(main())
+    assert len(Forger.forged) == 1  # the box was for one peer; the others deferred the check
+    for a in alarms(host, peers):
+        assert (a.fault.code, a.fault.culprit) == ("protocol", 1), a
+        assert "did not sign" in str(a.fault), a

@@ -211,7 +211,9 @@ def check_mask(ctx: bytes, index: int, before: Sequence[bytes], sum_before: byte
         after = total(p.deck)
     except BadPoint:
         raise Fault("point", "a pass holds bytes that are not points", p.author) from None
-    if not is_point(p.E) or not check_dleq(mask_context(ctx, index, p.author), None, p.E, sum_before, after, p.proof):
+    # ``E`` needs no separate subgroup check: the proof's check multiplies it by the challenge, and
+    # libsodium refuses to multiply a point outside the group (or the identity), failing the check.
+    if not check_dleq(mask_context(ctx, index, p.author), None, p.E, sum_before, after, p.proof):
         raise Fault("pass", f"mask pass {index} does not keep the deck's cards (its sum proof fails)", p.author)
     return after
 

@@ -46,6 +46,7 @@ from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 from .roundend import RoundEnd
+from .waiting import WaitingSignatures
 from ..messages import clean_text
 from .signed import TAG, Alarm, Voided, sign
 from .store import SecretStore
@@ -54,7 +55,7 @@ Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(RoundEnd):
+class SealedPeer(WaitingSignatures, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -112,6 +113,7 @@ class SealedPeer(RoundEnd):
         self._told: int | None = None  # the game's version when the listeners were last told
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
+        self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
 
     @property
     def pids(self) -> list[int]:
@@ -133,19 +135,29 @@ class SealedPeer(RoundEnd):
         self.inbox.put_nowait(entry)
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
-        """The next entry of the log, its signature checked: ``(author, body)``."""
-        e = await self.inbox.get()
+        """The next entry of the log, its signature checked: ``(author, body)``; the signature of an
+        ``sdeal`` holding no box for this peer waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
+        e = await self._next()
         try:
             author, m, s = e["from"], e["m"], e["s"]
             ident = self.roster[author]
         except (KeyError, TypeError):
+            self._check_signatures()
             raise Alarm(Fault("protocol", "a malformed log entry")) from None
+        body: Any = None
+        if isinstance(m, bytes) and isinstance(s, bytes):
+            try:
+                body = msgpack.unpackb(m, raw=False, strict_map_key=True)
+            except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
+                body = None
+        if isinstance(body, dict) and body.get("k") == "sdeal" and not self._mine(body):
+            self._unchecked.append((author, ident, s, m))
+            return author, body
+        self._check_signatures()
         if not (isinstance(m, bytes) and isinstance(s, bytes) and verify(ident, s, TAG, m)):
             raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
-        try:
-            body = msgpack.unpackb(m, raw=False, strict_map_key=True)
-        except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
-            raise Alarm(Fault("protocol", "a log entry that is not msgpack", author)) from None
+        if body is None:
+            raise Alarm(Fault("protocol", "a log entry that is not msgpack", author))
         if not isinstance(body, dict):
             raise Alarm(Fault("protocol", "a log entry that is not a map", author))
         if body.get("k") == "salarm":
@@ -190,7 +202,12 @@ class SealedPeer(RoundEnd):
     async def run(self) -> None:
         """Play the match's rounds; an :class:`Alarm` is told to the table, then raised."""
         try:
-            await self._run()
+            try:
+                await self._run()
+                self._check_signatures()
+            except (Fault, Alarm, ValueError, KeyError, TypeError, IndexError, core.IllegalAction):
+                self._check_signatures()  # an entry whose signature waited and fails is the first fault
+                raise
         except Fault as f:
             self._raise_alarm(Alarm(f))
         except Alarm as a:
@@ -374,12 +391,15 @@ class SealedPeer(RoundEnd):
             mine = None
             if author == self.pid:
                 assert self.part is not None and self.secret is not None
-                mine = self.part.shuffle(ep.number)
+                # A pass is a hundred multiplications or more: made in threads (libsodium lets go of
+                # the GIL), so the event loop goes on meanwhile (at a table in one process, the other
+                # peers check the pass before this one). This peer's own walk waits for it.
+                mine = await asyncio.to_thread(self.part.shuffle, ep.number)
                 if mine.kind == "mask":
                     self._save()  # with the deck it masked, before the pass leaves
                 self.send({"k": "spass", "r": self.round, "e": ep.number, "p": mine.to_wire()})
                 if mine.kind == "mask":  # the lock pass's commitments, while the others mask
-                    self.part.prepare(ep.number, ep.n, ep.attempt)
+                    await asyncio.to_thread(self.part.prepare, ep.number, ep.n, ep.attempt)
             body = (await self.take("spass", [author]))[author]
             if body.get("e") != ep.number:
                 raise Alarm(Fault("pass", "a pass for another epoch", author))

@@ -81,6 +81,7 @@ class _Auditor(SealedPeer):
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
         if self.inbox.empty():
+            self._check_signatures()  # every entry's, those a table's peer checks once its log is quiet too
             raise _Cut()
         return await super()._entry()
 
