@@ -46,9 +46,11 @@ async def settle(pilot: Pilot, app: UnoApp, timeout: float = 10.0) -> dict[str, 
 
 async def use_card(pilot: Pilot, app: UnoApp, action: dict[str, Any]) -> None:
     """Select the action's card, press enter, and answer the picker it opens."""
+    same_card = sum(1 for a in app.session.observation()["legal"] if a.get("card") == action["card"]
+                    and a["kind"] == action["kind"])
     await select(pilot, app, action["card"])
     await pilot.press("enter")
-    if action.get("target") is not None:
+    if action.get("target") is not None and same_card > 1:  # one target: the table aims it at once
         await wait_for(pilot, app, TargetPicker)
         await pilot.press("enter")
     elif action.get("color") is not None and action["kind"] == "play":
@@ -83,6 +85,13 @@ async def take_move(pilot: Pilot, app: UnoApp, obs: dict[str, Any]) -> None:
         return
     if phase == "attach":
         await pilot.press("s")
+        return
+    if kinds == {"camo"}:  # only 迷彩 is left: the card it plays, c, and the colour it names
+        await select(pilot, app, legal[0]["card"])
+        await pilot.press("c")
+        await pilot.pause(0.02)
+        if isinstance(app.screen, ColorPicker):
+            await pilot.press(legal[0]["color"][0])
         return
     cards = [a for a in legal if a["kind"] in ("play", "discard", "keep")]
     if phase in ("discard", "keep", "grenade", "c4", "argue") and cards:

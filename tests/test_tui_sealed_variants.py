@@ -137,7 +137,11 @@ async def test_a_whole_sealed_round_of_every_variant_by_keys(variant: str) -> No
                     assert sorted(c["id"] for c in obs["hand"]) == sorted(c.id for c in g.hands[seat])
                     assert [core.Action.from_dict(a) for a in obs["legal"]] == list(g.legal_actions(seat))
                 version = obs["version"]
-                await act(pilot, app, obs, seen)
+                try:
+                    await act(pilot, app, obs, seen)
+                except AssertionError as e:
+                    raise AssertionError(f"{e}: after {_stuck(obs, app)} now {_stuck(session.observation(), app)}"
+                                         f" · {_status(app)} · {app._notifications!r}") from None
                 moves += 1
                 await until(pilot, lambda: session.observation()["version"] != version
                             or not isinstance(app.screen, TableScreen) or any(t.done() for t in tasks),

@@ -46,6 +46,7 @@ from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
 from .roundend import RoundEnd
+from .seatmoves import SeatMoves
 from .waiting import WaitingSignatures
 from ..messages import clean_text
 from .signed import TAG, Alarm, Voided, sign
@@ -55,7 +56,7 @@ Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(WaitingSignatures, RoundEnd):
+class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -433,86 +434,6 @@ class SealedPeer(WaitingSignatures, RoundEnd):
         return self.deck[card]
 
     # -- moves ----------------------------------------------------------------------------------------
-    def _act(self) -> None:
-        """A seat of this peer's that is to decide sends its move (once per position); a seat its
-        person plays gets :attr:`turn_timer` seconds, then this peer's bot moves for it."""
-        g = self.game
-        assert g is not None
-        d = g.decision
-        self.waiting_on = {self.owners[d.player]} if d is not None else set()
-        if d is not None and d.player in self.manual and d.player in self.seats \
-                and getattr(self, "_acted", None) != g.version:
-            forced = g.forced_move()
-            if forced is not None and forced[0] == d.player:
-                # A decision with one answer (a card drawn that cannot be played, a Discard All's
-                # discards): made for the person at once, as a local table makes it.
-                self._acted = g.version
-                self._send_move(*forced)
-                return
-        if d is not None and d.player in self.manual and self.turn_timer is not None \
-                and getattr(self, "_armed", None) != g.version:
-            self._armed = g.version
-            asyncio.get_running_loop().call_later(self.turn_timer, self._out_of_time, d.player, g.version)
-        if not self.auto or d is None or d.player not in self.seats or d.player in self.manual \
-                or getattr(self, "_acted", None) == g.version:
-            return
-        self._acted = g.version
-        p = d.player
-        choice = self.choose(p)
-        if choice is not None:
-            self._send_move(p, choice)
-
-    def _out_of_time(self, p: int, version: int) -> None:
-        """Seat ``p``'s person let its turn timer run out at ``version``: this peer's bot moves for it
-        (its own client holds its cards' keys, so no one else could)."""
-        g = self.game
-        if g is None or g.version != version or getattr(self, "_moved", None) == version or self.alarm is not None:
-            return
-        d = g.decision
-        if d is None or d.player != p:
-            return
-        choice = self.choose(p)
-        if choice is not None:
-            self._send_move(p, choice)
-            for told in list(self.timeouts):
-                told(p)
-
-    def move(self, p: int, action: Action) -> None:
-        """Send seat ``p``'s move (a seat of this peer's): refused with :class:`core.IllegalAction`
-        unless its own game, which sees its hand, finds it legal now."""
-        g = self.game
-        if g is None or p not in self.seats or g.phase == "over":
-            raise core.IllegalAction("it is not a move this seat can make now")
-        if action not in g.legal_actions(p):
-            raise core.IllegalAction(f"{action} is not a legal move now")
-        self._send_move(p, action)
-
-    def _send_move(self, p: int, action: Action) -> None:
-        g = self.game
-        assert g is not None and self.part is not None
-        slots = [self.slot[c.id] for c in self.shows(p, action)]
-        self._moved = g.version
-        self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": action.to_dict(),
-                   "show": self.part.show(slots) if slots else []})
-
-    def shows(self, p: int, action: Action) -> list[core.Card]:
-        """The cards of seat ``p`` that ``action`` shows (its keys go with the move)."""
-        assert self.game is not None
-        return self.game.shows(p, action)
-
-    def choose(self, p: int) -> Action | None:
-        """This peer's move for seat ``p`` (a bot's, from the seat's own observation)."""
-        g = self.game
-        assert g is not None
-        legal = g.legal_actions(p)
-        if not legal:
-            return None
-        try:
-            got = self.bot.choose(g.observation(p))
-        except Exception:  # noqa: BLE001  (a bot that trips on a sealed position still leaves a legal move)
-            got = None
-        return got if got is not None and got in legal else self.rng.choice(legal)
-
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
         assert g is not None

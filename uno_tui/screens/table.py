@@ -268,6 +268,7 @@ class TableScreen(Screen[None]):
         if (legal is not None and legal != moves and len(stack) >= 2 and stack[-2] is self
                 and getattr(top, "ASKS_MOVE", False)):
             top.dismiss(None)  # type: ignore[union-attr]
+            self._prompted = -1  # ask again, even at the same version (a card just opened to you)
 
     @staticmethod
     def _deal_key(obs: dict[str, Any]) -> tuple[int, int]:
