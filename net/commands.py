@@ -412,7 +412,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     bot_help = "a headless bot that takes a seat at ADDRESS and plays"
     b = subparsers.add_parser("bot", help=bot_help, description=(
         bot_help + ". It prints the seat it took and, when the game ends, the result."))
-    b.add_argument("address", metavar="ADDRESS", help="host[:port], or uno://host:port#fingerprint")
+    b.add_argument("address", nargs="?", default=None, metavar="ADDRESS",
+                   help="host[:port], or uno://host:port#fingerprint (a sealed table: left out, the one sealed "
+                        "table on the LAN)")
     b.add_argument("--name", default="Bot", metavar="NAME", help="the bot's name at the table (default: %(default)s)")
     b.add_argument("--level", default="normal", choices=levels, help="how well it plays (default: %(default)s)")
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
@@ -425,6 +427,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
             from .sealing.serve import run_sealed_bot
 
             return run_sealed_bot(args.address, level=args.level, name=args.name, password=args.password)
+        if args.address is None:
+            print("uno-tui bot: --trusted-host needs the table's ADDRESS", file=sys.stderr)
+            return 2
         return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
                               think=args.think)
 

@@ -92,12 +92,21 @@ def test_a_client_refuses_a_host_whose_key_is_not_the_address_s_fingerprint() ->
 
 
 @pytest.mark.parametrize("argv", [["join"], ["join", "--sealed"]])
-def test_join_sealed_needs_an_address(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_join_sealed_without_an_address_looks_on_the_lan(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``join`` with no address opens the sealed tables' list (tests/test_net_sealed_lan.py finds them);
+    leaving it (ctrl+q) joins nothing."""
+    from uno_tui import sealed_picker
     from uno_tui.cli import main
 
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "give the table's ADDRESS" in err and "--trusted-host" in err
+    shown: list[object] = []
+
+    class Leaves(sealed_picker.PickerApp):
+        def run(self, **kw: object) -> None:  # type: ignore[override]
+            shown.append(self.browse)
+            return None
+
+    monkeypatch.setattr(sealed_picker, "PickerApp", Leaves)
+    assert main(argv) == 0 and len(shown) == 1 and shown[0] is not None
 
 
 def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(monkeypatch: pytest.MonkeyPatch,

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from .. import framing
 from ..errors import Refused
-from ..identity import Identity
+from ..identity import Identity, KnownHosts
 from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
 from . import link as link_mod
@@ -32,8 +32,12 @@ class SealedClient:
     def __init__(self, identity: Identity | None = None, *, peer_class: type[SealedPeer] = SealedPeer,
                  save_path: str | Path | None = None, spectator: bool = False,
                  bot_level: str | None = None, name: str = "", password: str | None = None,
-                 transcript_dir: str | Path | None = None, matches: int | None = 1) -> None:
+                 transcript_dir: str | Path | None = None, matches: int | None = 1,
+                 known_hosts: KnownHosts | None = None) -> None:
         self.identity = identity or Identity.generate()
+        self.known_hosts = known_hosts
+        """Where the host keys this client joined are remembered, by ``host:port`` (None: nowhere); the
+        LAN's list of sealed tables (:mod:`.lan`) marks a key seen before, or changed."""
         self.password = password
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         """Told ``("lobby", frame)`` and ``("chat", frame)`` as they come (frames as the host sent them:
@@ -67,6 +71,9 @@ class SealedClient:
             link, self.host_key = await asyncio.wait_for(
                 link_mod.connect(reader, writer, self.identity, fingerprint, self.password), link_mod.TIMEOUT)
             self.link = link
+            if self.known_hosts is not None:
+                with contextlib.suppress(OSError):
+                    self.known_hosts.remember(f"{host}:{port}", self.host_key)
             hello: dict[str, Any] = {"k": "hello", "name": self.name}
             if self.spectator:
                 hello["role"] = "spectator"

@@ -120,6 +120,8 @@ class SealedHost:
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         """Told ``("lobby", frame)``, ``("chat", frame)``, ``("refused", {who, why})``: what the host's
         own screen or printer shows."""
+        self.advertisement: Any = None
+        """The table's announcement on the LAN (:mod:`.lan`), while it has one."""
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
         self._server = await asyncio.start_server(self._link, bind, port)

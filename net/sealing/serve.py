@@ -158,22 +158,38 @@ def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | 
         return None
 
 
-async def open_table(host: SealedHost, bind: str, port: int | None) -> list[str] | None:
-    """Listen; the lines that tell players how to join (None, with the reason printed, if it cannot)."""
+async def open_table(host: SealedHost, bind: str, port: int | None, mdns: bool = False) -> list[str] | None:
+    """Listen, and (``mdns``) announce the table on the LAN (:meth:`close_table` withdraws it); the lines
+    that tell players how to join (None, with the reason printed, if it cannot listen)."""
     want = DEFAULT_PORT if port is None else port
     try:
         got = await host.start(bind, want)
     except OSError as e:
         print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
         return None
-    return join_lines(host, bind, got)
+    lines = join_lines(host, bind, got)
+    if mdns:
+        from . import lan
+
+        props = lan.properties(host.identity.public, host.variant, host.seats, host.password is not None)
+        host.advertisement, note = await lan.advertise(host.name, got, bind, props)
+        lines.append(note + ("; players find it with: uno-tui join" if host.advertisement is not None else ""))
+    return lines
+
+
+async def close_table(host: SealedHost) -> None:
+    """Withdraw the table's announcement, if it made one, and close it."""
+    ad, host.advertisement = host.advertisement, None
+    if ad is not None:
+        await ad.close()
+    await host.close()
 
 
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
                     name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
-                    **_ignored: Any) -> int:
+                    mdns: bool = False, **_ignored: Any) -> int:
     out = out or sys.stdout
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
                      password=password, name=name, grace=grace, turn_timer=turn_timer)
@@ -182,7 +198,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
     host.listeners.append(printer(out))
 
     async def serve() -> int:
-        lines = await open_table(host, bind, port)
+        lines = await open_table(host, bind, port, mdns)
         if lines is None:
             return 1
         for line in lines:
@@ -194,7 +210,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
             print(alarm_text(a), file=out)
             return 1
         finally:
-            await host.close()
+            await close_table(host)
             print(transcript_line(host.transcript), file=out)
         return report(peer, out)
 
@@ -216,9 +232,30 @@ def table_address(address: str, command: str) -> tuple[str, int, str | None] | N
     return where, port, fp
 
 
-def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
+def lan_table(command: str, timeout: float = 3.0) -> str | None:
+    """The address of the one sealed table on the LAN; None, with why printed (none found, or several:
+    the address must be given), for an exit status of 2."""
+    from . import lan
+
+    tables, note = asyncio.run(lan.find_tables(timeout))
+    if len(tables) == 1:
+        print(f"uno-tui {command}: found {tables[0].label()}", flush=True)
+        return tables[0].address
+    if not tables:
+        print(f"uno-tui {command}: {note}", file=sys.stderr)
+    else:
+        print(f"uno-tui {command}: {len(tables)} sealed tables on the LAN; give the ADDRESS of one:\n"
+              + "\n".join(f"  {t.address}   {t.label()}" for t in tables), file=sys.stderr)
+    return None
+
+
+def run_sealed_bot(address: str | None, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
                    password: str | None = None) -> int:
     out = out or sys.stdout
+    if address is None:
+        address = lan_table("bot")
+        if address is None:
+            return 2
     found = table_address(address, "bot")
     if found is None:
         return 2
