@@ -142,7 +142,7 @@ def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(m
     assert "--trusted-host the open host instead of the sealed deal: THIS HOST CAN SEE EVERY HAND" in flat
 
 
-@pytest.mark.parametrize("flag", [["--resume"], ["--record", "x.json"], ["--seed", "7"]])
+@pytest.mark.parametrize("flag", [["--record", "x.json"], ["--seed", "7"]])
 def test_a_sealed_host_refuses_what_only_the_open_host_has(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     from uno_tui.cli import main
 

@@ -148,7 +148,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
                            name: str | None = None, password: str | None = None, grace: float = 30.0,
-                           turn_timer: float | None = None, mdns: bool = False, **_ignored: object) -> int:
+                           turn_timer: float | None = None, mdns: bool = False, resume: bool = False,
+                           save: str | None = None, **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     screen shows the waiting room and the chat; s (or b) deals at once, the open seats to bots; r at
@@ -162,7 +163,8 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     from .session import TableConfig
 
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, host_plays=True, rounds=rounds,
-                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer)
+                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer,
+                     resume=resume, save=save)
     if host is None:
         return 2
     room = SealedRoom(where="", say=host.say, start_now=host.start_now)
@@ -177,6 +179,9 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
         for line in lines[2:]:  # the LAN announcement, or why there is none
             room.note(line[:1].upper() + line[1:] + ".")
         room.heard("lobby", host.lobby())
+        if host.resumed:
+            room.note("Resumed the saved match: the players' clients connect again by themselves, and the "
+                      "round goes on where it was.")
         runs = [asyncio.ensure_future(host.run())]
         app = SealedApp(room, lambda: host.peer, config=TableConfig(english=english))
 
@@ -194,6 +199,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                       file=sys.stderr)
                 return 1
             running.result()
+            host.forget()
             return 0
         finally:
             for running in runs:
@@ -205,6 +211,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     try:
         return asyncio.run(main())
     except Alarm as a:
+        host.forget()  # the match stopped on it: there is nothing to go on with
         print(f"uno-tui host: {alarm_text(a)}", file=sys.stderr)
         return 1
     except OSError as e:

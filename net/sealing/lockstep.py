@@ -112,6 +112,12 @@ class SealedPeer(RoundEnd):
         self._told: int | None = None  # the game's version when the listeners were last told
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
+        self._my_moves: set[tuple[Any, Any, bytes]] = set()
+        self._backlog_moves = 0  # this peer's moves among the entries fed before it ran
+        self._running = False
+        self.link_breaks = 0
+        """Counted up when this peer's link to the host is lost and again when it is back (odd: lost now);
+        a deadline that runs out while the link was down names nobody (a crash is no one's fault)."""
 
     @property
     def pids(self) -> list[int]:
@@ -120,16 +126,34 @@ class SealedPeer(RoundEnd):
     # -- the log --------------------------------------------------------------------------------------
     def send(self, body: dict[str, Any]) -> None:
         assert self.identity is not None
+        if body.get("k") == "smove":  # a move is never counted: a person's is not made again by the walk
+            if self._move_key(body) in self._my_moves:
+                return  # this very move is in the log already (sent before a restart)
+            self._send(sign(self.identity, body))
+            return
         self._sent += 1
-        if self._sent <= self.already:
+        if self._sent <= self.already - self._backlog_moves:
             return  # in the log already (sent before a restart)
         self._send(sign(self.identity, body))
+
+    @staticmethod
+    def _move_key(body: dict[str, Any]) -> tuple[Any, Any, bytes]:
+        return body.get("r"), body.get("v"), msgpack.packb(body.get("a"), use_bin_type=True)
 
     def _save(self) -> None:
         if self.secrets is not None and self.secret is not None:
             self.secrets.save(self.round, self.secret.to_bytes())
 
     def feed(self, entry: dict[str, Any]) -> None:
+        if self.pid is not None and entry.get("from") == self.pid and isinstance(entry.get("m"), bytes):
+            try:  # this peer's own moves in the log (checked, like every entry, when the walk reads it)
+                body = msgpack.unpackb(entry["m"], raw=False)
+            except Exception:  # noqa: BLE001
+                body = None
+            if isinstance(body, dict) and body.get("k") == "smove":
+                self._my_moves.add(self._move_key(body))
+                if not self._running:
+                    self._backlog_moves += 1
         self.inbox.put_nowait(entry)
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
@@ -170,11 +194,15 @@ class SealedPeer(RoundEnd):
         self.waiting_on = want
         loop = asyncio.get_running_loop()
         until = None if deadline is None else loop.time() + deadline
+        breaks = self.link_breaks
         while want:
             try:
                 author, body = await asyncio.wait_for(self._entry(), None if until is None
                                                       else max(0.0, until - loop.time()))
             except asyncio.TimeoutError:
+                if deadline is not None and (self.link_breaks != breaks or self.link_breaks % 2):
+                    breaks, until = self.link_breaks, loop.time() + deadline  # the link was down: wait again
+                    continue
                 late = sorted(want)
                 raise Alarm(Fault(missing, f"participants {late} sent no {kind!r} in time", late[0])) from None
             if body.get("k") == "smove":
@@ -189,6 +217,7 @@ class SealedPeer(RoundEnd):
     # -- a match ---------------------------------------------------------------------------------------
     async def run(self) -> None:
         """Play the match's rounds; an :class:`Alarm` is told to the table, then raised."""
+        self._running = True
         try:
             await self._run()
         except Fault as f:

@@ -393,6 +393,7 @@ class SealedHost:
             self.transcript = SealedTranscript.create(self.transcript_dir, "sealed-host", self._start)
             for e in self.log:
                 self.transcript.entry(e)
+        self._started()
         for pid, w in self.links.items():
             self._catch_up(w, pid)
         for w in self.watchers:
@@ -412,6 +413,10 @@ class SealedHost:
             if watch is not None:
                 watch.cancel()
         return self.peer
+
+    def _started(self) -> None:
+        """The match's ``start`` is made and its transcript open, before any peer is (a hook: the
+        resumable host of :mod:`.resume` saves where to find them)."""
 
     async def _watch(self) -> None:
         """The turn timer's backstop: when the log has not grown for the timer and the grace, the round

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import core
@@ -24,6 +25,7 @@ from .lockstep import SealedPeer
 from .signed import Alarm, Voided
 from .client import SealedClient
 from .relay import SealedHost
+from .resume import ResumableHost
 from .room import heard, lobby_text
 from .transcript import SealedTranscript
 
@@ -57,7 +59,6 @@ def table_settings(variant: str, seats: int, bots: int, options: dict[str, Any] 
 
 
 OPEN_HOST_ONLY = {
-    "resume": "--resume (a sealed table is not saved for a restart yet)",
     "record": "--record (the sealed table writes no moves record yet)",
     "seed": "--seed (nobody may fix a sealed deal's order: every participant's shuffle decides it)",
 }
@@ -142,17 +143,26 @@ def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
 
 
 def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | None, host_plays: bool = False,
-              **settings: Any) -> SealedHost | None:
-    """The command line's sealed host (the user's key, the transcript in its usual place; ``host_plays``:
-    the host's person at seat 0); None, with the reason printed, for an exit status of 2."""
+              resume: bool = False, save: str | None = None, **settings: Any) -> ResumableHost | None:
+    """The command line's sealed host (the user's key, the transcript in its usual place, a save for
+    ``--resume``; ``host_plays``: the host's person at seat 0), or (``resume``) the saved one; None,
+    with the reason printed, for an exit status of 2."""
+    from .resume import NothingToResume, load
+
+    if resume:
+        try:
+            return load(Path(save) if save else None)
+        except NothingToResume as e:
+            print(f"uno-tui host: --resume: {e}", file=sys.stderr)
+            return None
     checked = table_settings(variant, seats, bots, options, host_plays=host_plays)
     if checked is None:
         return None
     people = seats - bots - (1 if host_plays else 0)
     try:
-        return SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
-                          options=checked or None, transcript_dir=default_transcript_dir(),
-                          **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
+        return ResumableHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
+                             options=checked or None, transcript_dir=default_transcript_dir(), save_file=save,
+                             **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
     except ValueError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return None
@@ -162,6 +172,8 @@ async def open_table(host: SealedHost, bind: str, port: int | None, mdns: bool =
     """Listen, and (``mdns``) announce the table on the LAN (:meth:`close_table` withdraws it); the lines
     that tell players how to join (None, with the reason printed, if it cannot listen)."""
     want = DEFAULT_PORT if port is None else port
+    if isinstance(host, ResumableHost) and host.resumed and port is None:
+        want = host.port  # where its players' clients are connecting again
     try:
         got = await host.start(bind, want)
     except OSError as e:
@@ -189,10 +201,10 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
                     name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
-                    mdns: bool = False, **_ignored: Any) -> int:
+                    mdns: bool = False, resume: bool = False, save: str | None = None, **_ignored: Any) -> int:
     out = out or sys.stdout
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
-                     password=password, name=name, grace=grace, turn_timer=turn_timer)
+                     password=password, name=name, grace=grace, turn_timer=turn_timer, resume=resume, save=save)
     if host is None:
         return 2
     host.listeners.append(printer(out))
@@ -203,15 +215,23 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
             return 1
         for line in lines:
             print(line, file=out, flush=True)
-        print(lobby_text(host.lobby()), file=out, flush=True)
+        if host.resumed:
+            g = host._start or {}
+            print(f"resumed the saved sealed match ({len(host.log)} entries of its log); waiting for "
+                  f"{', '.join(n for n, o in zip(g.get('names', []), g.get('owners', [])) if o) or 'nobody'} "
+                  "to reconnect", file=out, flush=True)
+        else:
+            print(lobby_text(host.lobby()), file=out, flush=True)
         try:
             peer = await host.run()
         except Alarm as a:
+            host.forget()
             print(alarm_text(a), file=out)
             return 1
         finally:
             await close_table(host)
             print(transcript_line(host.transcript), file=out)
+        host.forget()
         return report(peer, out)
 
     try:
