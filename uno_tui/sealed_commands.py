@@ -149,7 +149,7 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
                            name: str | None = None, password: str | None = None, grace: float = 30.0,
                            turn_timer: float | None = None, mdns: bool = False, resume: bool = False,
-                           save: str | None = None, **_ignored: object) -> int:
+                           save: str | None = None, record: str | None = None, **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     screen shows the waiting room and the chat; s (or b) deals at once, the open seats to bots; r at
@@ -157,11 +157,16 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     import sys
 
     from net.sealing import Alarm
-    from net.sealing.serve import alarm_text, close_table, make_host, open_table, transcript_line
+    from net.sealing.serve import (alarm_text, check_record, close_table, make_host, open_table, transcript_line,
+                                   write_record)
 
     from .sealed_lobby import SealedApp, SealedRoom
     from .session import TableConfig
 
+    problem = check_record(record)
+    if problem is not None:
+        print(f"uno-tui host: {problem}", file=sys.stderr)
+        return 2
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, host_plays=True, rounds=rounds,
                      bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer,
                      resume=resume, save=save)
@@ -207,6 +212,9 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
             await close_table(host)
             if host.transcript is not None:
                 print(transcript_line(host.transcript))
+            wrote = write_record(host, record)
+            if wrote is not None:
+                print(wrote)
 
     try:
         return asyncio.run(main())

@@ -59,11 +59,41 @@ def table_settings(variant: str, seats: int, bots: int, options: dict[str, Any] 
 
 
 OPEN_HOST_ONLY = {
-    "record": "--record (the sealed table writes no moves record yet)",
-    "seed": "--seed (nobody may fix a sealed deal's order: every participant's shuffle decides it)",
+    "seed": "--seed (a sealed deal's order is made by every participant's shuffle in turn, each from its own "
+            "secret randomness: no seed of the host's can fix it, and one that fixed the host's own part would "
+            "only hand its secrets to whoever knows the seed)",
 }
 """The host options the sealed table does not have, in words: refused (exit 2) unless the open
 host is asked for, rather than quietly ignored."""
+
+
+def check_record(record: str | None) -> str | None:
+    """What is wrong with ``--record PATH`` (None: nothing): its folder must be there to write in."""
+    if record is None:
+        return None
+    folder = Path(record).expanduser().resolve().parent
+    if not folder.is_dir():
+        return f"--record {record}: the folder {folder} does not exist"
+    if Path(record).is_dir():
+        return f"--record {record}: that is a folder; give the path of a file to write"
+    return None
+
+
+def write_record(host: SealedHost, record: str | None) -> str | None:
+    """``--record PATH`` at a sealed table: the match's log, as its transcript holds it (signed by every
+    author: ``uno-tui audit PATH`` verifies it), copied to PATH; the line saying so (None: nothing to say)."""
+    if record is None:
+        return None
+    if host.transcript is None:
+        return f"--record: nothing written to {record}: the table never started"
+    import shutil
+
+    try:
+        host.transcript.close()
+        shutil.copyfile(host.transcript.path, Path(record).expanduser())
+    except OSError as e:
+        return f"--record: cannot write {record}: {e.strerror or e}"
+    return f"the match's log is written to {record}   (check it with: uno-tui audit {record})"
 
 
 def open_host_only(opts: dict[str, Any]) -> str | None:
@@ -201,8 +231,13 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
                     name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
-                    mdns: bool = False, resume: bool = False, save: str | None = None, **_ignored: Any) -> int:
+                    mdns: bool = False, resume: bool = False, save: str | None = None, record: str | None = None,
+                    **_ignored: Any) -> int:
     out = out or sys.stdout
+    problem = check_record(record)
+    if problem is not None:
+        print(f"uno-tui host: {problem}", file=sys.stderr)
+        return 2
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
                      password=password, name=name, grace=grace, turn_timer=turn_timer, resume=resume, save=save)
     if host is None:
@@ -231,6 +266,9 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         finally:
             await close_table(host)
             print(transcript_line(host.transcript), file=out)
+            wrote = write_record(host, record)
+            if wrote is not None:
+                print(wrote, file=out)
         host.forget()
         return report(peer, out)
 
