@@ -74,6 +74,7 @@ class SealedClient:
         self._frames: asyncio.Queue[Any] = asyncio.Queue()
         self._outbox: list[dict[str, Any]] = []
         self._mine: set[bytes] = set()
+        self._seen: list[bytes] = []  # the body of each log entry of the match, in order (a host back is checked)
 
     async def _connect(self, host: str, port: int, fingerprint: str | None) -> None:
         """Open the link (the handshake, then ``hello``) and start its one reader: a frame is never cut
@@ -154,6 +155,7 @@ class SealedClient:
             self.link.send({"k": "msg", **signed})
 
     def _logged(self, entry: dict[str, Any], pid: int | None) -> None:
+        self._seen.append(entry.get("m") if isinstance(entry.get("m"), bytes) else b"")
         if pid is not None and entry.get("from") == pid and isinstance(entry.get("m"), bytes):
             self._mine.add(entry["m"])
 
@@ -174,7 +176,7 @@ class SealedClient:
                 self.transcript_dir, "sealed-watch" if pid is None else f"sealed-{pid}", start)
             for e in backlog:
                 record.entry(e)
-        self._outbox, self._mine = [], set()
+        self._outbox, self._mine, self._seen = [], set(), []
         for e in backlog:
             self._logged(e, pid)
         self.peer = peer = self.peer_class(
@@ -255,12 +257,19 @@ class SealedClient:
                 self._heard(msg)
                 continue
             n += 1
+            if n <= fed[0]:  # an entry this peer has: the same one, or the host lost or changed its log
+                if msg["e"].get("m") != self._seen[n - 1]:
+                    raise NetError("gone", f"the host came back with another log (entry {n} differs from the "
+                                           "one it sent before): this match cannot go on")
+                continue
+            fed[0] = n
             self._logged(msg["e"], start["pid"])
-            if n > fed[0]:
-                fed[0] = n
-                peer.feed(msg["e"])
-                if self.transcript is not None:
-                    self.transcript.entry(msg["e"])
+            peer.feed(msg["e"])
+            if self.transcript is not None:
+                self.transcript.entry(msg["e"])
+        if n < fed[0]:
+            raise NetError("gone", f"the host came back with {n} entries of its log, not the {fed[0]} it had sent "
+                                   "(its disk lost them): this match cannot go on")
         for signed in self._outbox:
             if signed["m"] not in self._mine and self.link is not None:
                 self.link.send({"k": "msg", **signed})

@@ -45,16 +45,17 @@ from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, Round
 from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
+from .restart import Restart
 from .roundend import RoundEnd
 from ..messages import clean_text
-from .signed import TAG, Alarm, Voided, sign
+from .signed import TAG, Alarm, Voided
 from .store import SecretStore
 
 Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(RoundEnd):
+class SealedPeer(Restart, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -124,37 +125,9 @@ class SealedPeer(RoundEnd):
         return sorted(self.roster)
 
     # -- the log --------------------------------------------------------------------------------------
-    def send(self, body: dict[str, Any]) -> None:
-        assert self.identity is not None
-        if body.get("k") == "smove":  # a move is never counted: a person's is not made again by the walk
-            if self._move_key(body) in self._my_moves:
-                return  # this very move is in the log already (sent before a restart)
-            self._send(sign(self.identity, body))
-            return
-        self._sent += 1
-        if self._sent <= self.already - self._backlog_moves:
-            return  # in the log already (sent before a restart)
-        self._send(sign(self.identity, body))
-
-    @staticmethod
-    def _move_key(body: dict[str, Any]) -> tuple[Any, Any, bytes]:
-        return body.get("r"), body.get("v"), msgpack.packb(body.get("a"), use_bin_type=True)
-
     def _save(self) -> None:
         if self.secrets is not None and self.secret is not None:
             self.secrets.save(self.round, self.secret.to_bytes())
-
-    def feed(self, entry: dict[str, Any]) -> None:
-        if self.pid is not None and entry.get("from") == self.pid and isinstance(entry.get("m"), bytes):
-            try:  # this peer's own moves in the log (checked, like every entry, when the walk reads it)
-                body = msgpack.unpackb(entry["m"], raw=False)
-            except Exception:  # noqa: BLE001
-                body = None
-            if isinstance(body, dict) and body.get("k") == "smove":
-                self._my_moves.add(self._move_key(body))
-                if not self._running:
-                    self._backlog_moves += 1
-        self.inbox.put_nowait(entry)
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
         """The next entry of the log, its signature checked: ``(author, body)``."""

@@ -1,4 +1,4 @@
-"""``uno-tui host --resume`` at a sealed table: a host that crashed (killed, power cut) goes on where it was.
+"""``uno-tui host --resume`` at a sealed table: a host whose process was killed goes on where it was.
 
 What a sealed host must keep to go on is little, and none of it secret from the table:
 
