@@ -398,11 +398,17 @@ class SealedHost:
             self._catch_up(w, pid)
         for w in self.watchers:
             self._catch_up(w, None)
-        self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
-                                    roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
+        return await self._play()
+
+    async def _play(self, already: int = 0) -> SealedPeer:
+        """The host's own peer over the match's log (``already``: its messages the log holds, after a restart)."""
+        assert self._start is not None
+        self.peer = self.peer_class(variant=self.variant, names=self.names, options=self.options,
+                                    game_id=self._start["game"], roster=dict(self.identities),
+                                    owners=self._start["owners"], pid=0, identity=self.identity,
                                     send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
                                     rounds=self.rounds, manual=self.host_seats if self.host_person else (),
-                                    turn_timer=self.turn_timer)
+                                    turn_timer=self.turn_timer, already=already)
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
         watch = asyncio.ensure_future(self._watch()) if self.turn_timer is not None else None

@@ -117,30 +117,12 @@ class ResumableHost(SealedHost):
             return await super().run()
         self.resumed = False  # a rematch after it is an ordinary match
         assert self._start is not None
-        mine = sum(1 for e in self.log if e.get("from") == 0)
-        self.peer = self.peer_class(variant=self.variant, names=self.names, options=self.options,
-                                    game_id=self._start["game"], roster=dict(self.identities),
-                                    owners=self._start["owners"], pid=0, identity=self.identity, send=self._own,
-                                    secrets=SecretStore(self.save_path), bot_level=self.bot_level,
-                                    rounds=self.rounds, manual=self.host_seats if self.host_person else (),
-                                    turn_timer=self.turn_timer, already=mine)
-        for e in self.log:
-            self.peer.feed(e)
         for pid in self.identities:  # each participant's seat waits the grace for its link, as after a drop
             if pid != 0 and pid not in self.links:
                 task = asyncio.ensure_future(self._absent(pid, None))  # type: ignore[arg-type]
                 self._timers.add(task)
                 task.add_done_callback(self._timers.discard)
-        watch = None
-        if self.turn_timer is not None:
-            watch = asyncio.ensure_future(self._watch())
-        try:
-            await self.peer.run()
-        finally:
-            self._done = True
-            if watch is not None:
-                watch.cancel()
-        return self.peer
+        return await self._play(already=sum(1 for e in self.log if e.get("from") == 0))
 
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
