@@ -144,3 +144,39 @@ def test_a_person_s_moves_in_the_log_do_not_swallow_their_next_move_after_a_rest
 
     peers = asyncio.run(main())
     assert all(p.alarm is None and len(p.audits) == 1 for p in peers)
+
+
+def test_a_peer_back_without_its_round_secrets_says_so_and_accuses_nobody(tmp_path: Path) -> None:
+    """A player's client back after a crash whose secrets file is gone cannot make its messages again:
+    it stops with :class:`SecretsLost` in words, and nothing in the log accuses anyone."""
+    from net.sealing import SealedHost
+    from net.sealing.restart import SecretsLost
+
+    ident = Identity.generate()
+
+    async def main() -> tuple[SealedHost, BaseException | None]:
+        host = SealedHost(variant="classic", seats=2, people=1, grace=60)
+        port = await host.start()
+        first = SealedClient(ident, save_path=tmp_path / "secrets.bin")
+        hosting = asyncio.ensure_future(host.run())
+        crashing = asyncio.ensure_future(first.run("127.0.0.1", port))
+        await until(lambda: first.peer is not None and len(getattr(first.peer, "moves", [])) >= 2)
+        crashing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await crashing
+        (tmp_path / "secrets.bin").unlink()  # the file is lost with the crash
+        try:
+            await asyncio.wait_for(SealedClient(ident, save_path=tmp_path / "secrets.bin").run("127.0.0.1", port), 60)
+            return host, None
+        except SecretsLost as e:
+            return host, e
+        finally:
+            hosting.cancel()
+            await host.close()
+
+    host, err = asyncio.run(main())
+    assert isinstance(err, SecretsLost) and "secrets were not kept" in str(err)
+    import msgpack
+
+    kinds = [msgpack.unpackb(e["m"], raw=False).get("k") for e in host.log]
+    assert "salarm" not in kinds and "saccuse" not in kinds

@@ -57,6 +57,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     from net.errors import NetError
     from net.identity import KnownHosts
     from net.sealing import Alarm, SealedClient
+    from net.sealing.restart import SecretsLost
     from net.sealing.serve import alarm_text, table_address, transcript_line
     from net.transcript import default_transcript_dir
 
@@ -102,6 +103,9 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         return asyncio.run(main())
     except Alarm as a:
         print(f"uno-tui join: {alarm_text(a)}", file=sys.stderr)
+        return 1
+    except SecretsLost as e:
+        print(f"uno-tui join: {e}", file=sys.stderr)
         return 1
     except (OSError, NetError) as e:
         if _door is not None and client.peer is None:  # refused at the door: the LAN list says why

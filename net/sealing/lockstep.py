@@ -242,6 +242,7 @@ class SealedPeer(Restart, RoundEnd):
                 if (self.secret.game, self.secret.round, self.secret.pid) != (self.game_id, self.round, self.pid):
                     raise Alarm(Fault("protocol", "the saved round secret is for another table"))
             else:
+                self._check_secrets()  # a restart whose round secret was not kept cannot go on (restart.py)
                 self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
                 self._save()  # before the announcement leaves (design, section 5)
             self.send({"k": "skey", "r": self.round, "ann": self.secret.announce().to_wire()})

@@ -20,6 +20,12 @@ from ..identity import Identity
 from .signed import sign
 
 
+class SecretsLost(RuntimeError):
+    """A restarted peer's round secret is not on disk, though the log holds what it announced with it:
+    it cannot make its messages again, and a new key would be reported by every peer as a bad one. Its
+    own error, told to its person, never an alarm about anyone (nobody cheated: a file was lost)."""
+
+
 class Restart:
     """A peer's sending and feeding, restart-safe (a base of :class:`~net.sealing.SealedPeer`)."""
 
@@ -45,6 +51,12 @@ class Restart:
             return  # in the log already (sent before a restart)
         self._send(sign(self.identity, body))
 
+    def _check_secrets(self) -> None:
+        """Before this peer makes a round secret afresh: the log must not hold its messages past here."""
+        if self._sent < self.already - self._backlog_moves:
+            raise SecretsLost(f"this player's round secrets were not kept (participant {self.pid}): it cannot "
+                              "go on with the round it had begun; the table waits for it until its grace is over")
+
     @staticmethod
     def _move_key(body: dict[str, Any]) -> tuple[Any, Any, bytes]:
         return body.get("r"), body.get("v"), msgpack.packb(body.get("a"), use_bin_type=True)
@@ -62,4 +74,4 @@ class Restart:
         self.inbox.put_nowait(entry)
 
 
-__all__ = ["Restart"]
+__all__ = ["Restart", "SecretsLost"]
