@@ -325,12 +325,15 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
     h.add_argument("--rounds", type=int, default=DEFAULTS.rounds, metavar="R", help="stop after R rounds (default: the match)")
     h.add_argument("--record", default=None, metavar="PATH",
-                   help="write the moves record here when the match ends (JSON, for replaying; the signed "
-                        "transcript that `audit` checks is written anyway)")
+                   help="write the match's record here when it ends: at a sealed table, a copy of its signed "
+                        "log (`audit` verifies it); at an open host's, the moves record (JSON, for replaying; the "
+                        "signed transcript that `audit` checks is written anyway)")
     # The old name of --record: it wrote the JSON moves record, which `audit` cannot read; refused
     # with the new name rather than kept as an alias, so nobody takes its file for the transcript.
     h.add_argument("--transcript", dest="old_transcript", default=None, help=argparse.SUPPRESS)
-    h.add_argument("--resume", action="store_true", help="continue the saved game after a host crash")
+    h.add_argument("--resume", action="store_true",
+                   help="continue the saved game after a host crash (a sealed table's too: its players' clients "
+                        "connect again by themselves)")
     h.add_argument("--save", default=None, metavar="PATH", help=f"save file (default {default_save_path()})")
     h.add_argument("--turn-timer", type=float, default=DEFAULTS.turn_timer, metavar="SECONDS",
                    help="a bot plays the turn of a person who takes longer")
@@ -341,7 +344,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     h.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
     h.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS", help="pause before a bot moves")
-    h.add_argument("--seed", default=DEFAULTS.seed, help="deck seed (default: fresh randomness)")
+    h.add_argument("--seed", default=DEFAULTS.seed,
+                   help="deck seed, open host only (default: fresh randomness); a sealed deal is shuffled by "
+                        "every participant from its own secret randomness, which no seed may fix")
     h.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE",
                    help="a variant rule option, e.g. target_score=200 (repeatable)")
     h.add_argument("--no-mdns", action="store_true", help="do not advertise the table on the LAN")
@@ -412,7 +417,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
     bot_help = "a headless bot that takes a seat at ADDRESS and plays"
     b = subparsers.add_parser("bot", help=bot_help, description=(
         bot_help + ". It prints the seat it took and, when the game ends, the result."))
-    b.add_argument("address", metavar="ADDRESS", help="host[:port], or uno://host:port#fingerprint")
+    b.add_argument("address", nargs="?", default=None, metavar="ADDRESS",
+                   help="host[:port], or uno://host:port#fingerprint (a sealed table: left out, the one sealed "
+                        "table on the LAN)")
     b.add_argument("--name", default="Bot", metavar="NAME", help="the bot's name at the table (default: %(default)s)")
     b.add_argument("--level", default="normal", choices=levels, help="how well it plays (default: %(default)s)")
     b.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
@@ -425,6 +432,9 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
             from .sealing.serve import run_sealed_bot
 
             return run_sealed_bot(args.address, level=args.level, name=args.name, password=args.password)
+        if args.address is None:
+            print("uno-tui bot: --trusted-host needs the table's ADDRESS", file=sys.stderr)
+            return 2
         return run_bot_client(args.address, name=args.name, level=args.level, password=args.password,
                               think=args.think)
 

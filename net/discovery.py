@@ -96,9 +96,10 @@ class Advertisement:
             pass
 
 
-async def advertise(name: str, port: int, *, ip: str | None = None,
-                    properties: dict[str, str] | None = None) -> tuple[Advertisement | None, str]:
-    """Announce a table; returns the advertisement (or ``None``) and a line for the user."""
+async def advertise(name: str, port: int, *, ip: str | None = None, properties: dict[str, str] | None = None,
+                    service: str = SERVICE) -> tuple[Advertisement | None, str]:
+    """Announce a table (``service``: the open host's, or :data:`net.sealing.lan.SERVICE`); returns the
+    advertisement (or ``None``) and a line for the user."""
     try:
         from zeroconf import ServiceInfo
         from zeroconf.asyncio import AsyncZeroconf
@@ -109,17 +110,17 @@ async def advertise(name: str, port: int, *, ip: str | None = None,
     label = "".join(ch for ch in name if ch.isalnum() or ch in " -_")[:40] or "uno-tui"
     try:
         azc = AsyncZeroconf()
-        info = ServiceInfo(SERVICE, f"{label} on {socket.gethostname()[:20]}.{SERVICE}",
+        info = ServiceInfo(service, f"{label} on {socket.gethostname()[:20]}.{service}",
                            addresses=[socket.inet_aton(ip)], port=port, properties=props)
         await asyncio.wait_for(azc.async_register_service(info, allow_name_change=True), 5)
     except Exception as e:  # no multicast route, no permission, no interface...
         log.info("mDNS advertisement failed: %s", e)
         return None, f"LAN discovery is unavailable here ({type(e).__name__}); players join by address"
-    return Advertisement(azc, info), f"advertised on the LAN as {label!r} ({SERVICE})"
+    return Advertisement(azc, info), f"advertised on the LAN as {label!r} ({service})"
 
 
-async def browse(timeout: float = 3.0) -> tuple[list[Found], str]:
-    """Look for tables for ``timeout`` seconds; returns them and a line for the user."""
+async def browse(timeout: float = 3.0, service: str = SERVICE) -> tuple[list[Found], str]:
+    """Look for tables (of ``service``) for ``timeout`` seconds; returns them and a line for the user."""
     try:
         from zeroconf import ServiceStateChange
         from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -137,17 +138,17 @@ async def browse(timeout: float = 3.0) -> tuple[list[Found], str]:
             names.append(name)
 
     try:
-        browser = AsyncServiceBrowser(azc.zeroconf, [SERVICE], handlers=[on_change])
+        browser = AsyncServiceBrowser(azc.zeroconf, [service], handlers=[on_change])
         await asyncio.sleep(timeout)
         await browser.async_cancel()
         for name in names:
-            info = AsyncServiceInfo(SERVICE, name)
+            info = AsyncServiceInfo(service, name)
             if not await info.async_request(azc.zeroconf, 1500):
                 continue
             props = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
                      for k, v in (info.properties or {}).items()}
             for addr in info.parsed_addresses():
-                found.append(Found(name.removesuffix("." + SERVICE), addr, int(info.port or 0), props))
+                found.append(Found(name.removesuffix("." + service), addr, int(info.port or 0), props))
                 break
     except Exception as e:
         return found, f"LAN discovery failed ({type(e).__name__}): give the host's address"

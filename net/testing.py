@@ -187,9 +187,10 @@ def card_ids(value: Any) -> Iterator[int]:
 class HostProcess:
     """``python -m net host --headless ...`` in a subprocess (for crash-and-resume tests)."""
 
-    def __init__(self, *args: str, cwd: str | None = None) -> None:
+    def __init__(self, *args: str, cwd: str | None = None, sealed: bool = False) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "net", "host", "--headless", "--trusted-host", *args],
+        deal = [] if sealed else ["--trusted-host"]
+        self.proc = subprocess.Popen([sys.executable, "-m", "net", "host", "--headless", *deal, *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd, env=env)
         self.lines: list[str] = []
         self._rest = b""
@@ -212,7 +213,7 @@ class HostProcess:
             for raw in lines:
                 line = raw.decode(errors="replace")
                 self.lines.append(line)
-                m = re.search(r"listening on .*:(\d+)$", line.strip())
+                m = re.search(r"listening on \S*:(\d+)(?::|$)", line.strip())  # a sealed table's goes on
                 if m:
                     port = int(m.group(1))
                     # Keep any later lines already read.

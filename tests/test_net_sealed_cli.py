@@ -14,8 +14,9 @@ from net.secure import HandshakeError
 from net.sealing import SealedClient, SealedHost
 
 
-def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFixture[str]) -> None:
-    """``host --headless --sealed`` and ``bot --sealed`` as functions (the commands call them)."""
+def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """``host --headless --sealed`` and ``bot --sealed`` as functions (the commands call them); the host's
+    ``--record`` is a copy of its signed log, which ``audit`` verifies."""
     import threading
 
     from net.sealing.serve import run_sealed_host
@@ -25,7 +26,7 @@ def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFix
         port = s.getsockname()[1]
     got: dict[str, int] = {}
     t = threading.Thread(target=lambda: got.update(host=run_sealed_host(
-        variant="classic", seats=3, bots=1, rounds=1, bind="127.0.0.1", port=port)))
+        variant="classic", seats=3, bots=1, rounds=1, bind="127.0.0.1", port=port, record=str(tmp_path / "m.unosx"))))
     t.start()
     try:
         bots = [threading.Thread(target=lambda i=i: got.update({f"bot{i}": _retrying_bot(port)})) for i in range(2)]
@@ -43,6 +44,8 @@ def test_the_sealed_host_and_bot_commands_play_a_round(capsys: pytest.CaptureFix
 
     paths = [line.split()[1] for line in out.splitlines() if line.startswith("transcript: ")]
     assert len(paths) == 3 and len(set(paths)) == 3
+    assert f"the match's log is written to {tmp_path / 'm.unosx'}" in out
+    paths.append(str(tmp_path / "m.unosx"))
     for path in paths:
         assert main(["audit", path]) == 0
     assert "verified: 1 round(s) of a sealed classic table" in capsys.readouterr().out
@@ -92,12 +95,21 @@ def test_a_client_refuses_a_host_whose_key_is_not_the_address_s_fingerprint() ->
 
 
 @pytest.mark.parametrize("argv", [["join"], ["join", "--sealed"]])
-def test_join_sealed_needs_an_address(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_join_sealed_without_an_address_looks_on_the_lan(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``join`` with no address opens the sealed tables' list (tests/test_net_sealed_lan.py finds them);
+    leaving it (ctrl+q) joins nothing."""
+    from uno_tui import sealed_picker
     from uno_tui.cli import main
 
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "give the table's ADDRESS" in err and "--trusted-host" in err
+    shown: list[object] = []
+
+    class Leaves(sealed_picker.PickerApp):
+        def run(self, **kw: object) -> None:  # type: ignore[override]
+            shown.append(self.browse)
+            return None
+
+    monkeypatch.setattr(sealed_picker, "PickerApp", Leaves)
+    assert main(argv) == 0 and len(shown) == 1 and shown[0] is not None
 
 
 def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(monkeypatch: pytest.MonkeyPatch,
@@ -133,13 +145,26 @@ def test_the_sealed_deal_is_the_default_and_the_open_host_is_asked_for_by_name(m
     assert "--trusted-host the open host instead of the sealed deal: THIS HOST CAN SEE EVERY HAND" in flat
 
 
-@pytest.mark.parametrize("flag", [["--resume"], ["--record", "x.json"], ["--seed", "7"]])
-def test_a_sealed_host_refuses_what_only_the_open_host_has(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("headless", [["--headless"], []])
+def test_a_sealed_host_refuses_a_seed_and_says_why(headless: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """A sealed deal's order is every participant's shuffle from its own secret randomness: no seed fixes it."""
     from uno_tui.cli import main
 
-    assert main(["host", "--headless", *flag]) == 2
+    assert main(["host", *headless, "--seed", "7"]) == 2
     err = capsys.readouterr().err
-    assert flag[0] in err and "--trusted-host" in err and "can see every hand" in err and "Traceback" not in err
+    assert "--seed" in err and "secret randomness" in err and "--trusted-host" in err and "can see every hand" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("headless", [["--headless"], []])
+def test_a_sealed_host_refuses_a_record_path_it_could_not_write(headless: list[str], tmp_path: Any,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_tui.cli import main
+
+    assert main(["host", *headless, "--record", str(tmp_path / "nowhere" / "m.unosx")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["host", *headless, "--record", str(tmp_path)]) == 2
+    assert "that is a folder" in capsys.readouterr().err
 
 
 def test_the_open_headless_host_says_first_that_it_sees_every_hand(tmp_path: Any) -> None:

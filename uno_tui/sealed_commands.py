@@ -47,14 +47,17 @@ def identity_at(host_fp: str | None) -> Identity:
 
 
 def run_sealed_join(address: str | None, *, spectate: bool = False, english: bool = False, name: str | None = None,
-                    password: str | None = None, **_ignored: object) -> int:
+                    password: str | None = None, _door: list[BaseException] | None = None,
+                    **_ignored: object) -> int:
     """``uno-tui join ADDRESS``: take a seat at a sealed table (the default; ``--trusted-host`` joins an
     open host's) and play it on this screen (the waiting room first, then the table; it stays for the
     host's rematches); 0 when the match ends with every audit clean."""
     import sys
 
     from net.errors import NetError
+    from net.identity import KnownHosts
     from net.sealing import Alarm, SealedClient
+    from net.sealing.restart import SecretsLost
     from net.sealing.serve import alarm_text, table_address, transcript_line
     from net.transcript import default_transcript_dir
 
@@ -63,9 +66,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     from .session import TableConfig
 
     if not address:
-        print("uno-tui join: give the table's ADDRESS, as its host prints it (uno://HOST:PORT#FINGERPRINT); "
-              "the list of tables on the LAN shows open hosts only (`join --trusted-host`)", file=sys.stderr)
-        return 2
+        return _join_from_lan(spectate=spectate, english=english, name=name, password=password)
     found = table_address(address, "join")
     if found is None:
         return 2
@@ -75,7 +76,8 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     keep = default_transcript_dir().parent / "sealed-secrets"
     keep.mkdir(parents=True, exist_ok=True)
     client = SealedClient(identity_at(fp), peer_class=ScreenPeer, spectator=spectate, name=name or default_name(),
-                          password=password, transcript_dir=default_transcript_dir(), save_path=keep, matches=None)
+                          password=password, transcript_dir=default_transcript_dir(), save_path=keep, matches=None,
+                          known_hosts=KnownHosts())
     room = SealedRoom(where=f"at {address}", say=client.say, spectator=spectate)
     room.note("Connecting to the sealed table: nobody, its host included, sees a card before the rules show it.")
     client.listeners.append(room.heard)
@@ -102,7 +104,13 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     except Alarm as a:
         print(f"uno-tui join: {alarm_text(a)}", file=sys.stderr)
         return 1
+    except SecretsLost as e:
+        print(f"uno-tui join: {e}", file=sys.stderr)
+        return 1
     except (OSError, NetError) as e:
+        if _door is not None and client.peer is None:  # refused at the door: the LAN list says why
+            _door.append(e)
+            return 1
         print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -112,11 +120,40 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
             print(transcript_line(client.transcript))
 
 
+def _join_from_lan(*, password: str | None, **options: Any) -> int:
+    """``uno-tui join`` without an address: pick a sealed table on the LAN (or type an address), then join
+    it; a join refused at the door (a fingerprint that does not match, a wrong password, a full table,
+    nobody listening) comes back to the list with the reason, typing going to the address box."""
+    from net.errors import NetError
+    from net.identity import KnownHosts
+    from net.secure import HandshakeError
+
+    from .sealed_picker import PickerApp, sealed_browse
+
+    browse, address, error, ask = sealed_browse(KnownHosts()), "", "", False
+    while True:
+        picked = PickerApp(browse, address=address, error=error, ask_password=ask).run()
+        if picked is None:
+            return 0
+        address, typed = picked
+        password = typed if typed is not None else password
+        door: list[BaseException] = []
+        status = run_sealed_join(address, password=password, _door=door, **options)
+        if not door:
+            return status
+        e = door[0]
+        code = getattr(e, "code", "")
+        ask = code in ("password", "no_password")
+        error = f"{e}" if isinstance(e, (HandshakeError, NetError)) else f"cannot reach {address}: {e}"
+        browse = None if ask else browse  # a password to type: the list would take the focus from it
+
+
 def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                            options: dict[str, object] | None = None, bot_level: str = "normal",
                            bind: str = "0.0.0.0", port: int | None = None, english: bool = False,
                            name: str | None = None, password: str | None = None, grace: float = 30.0,
-                           turn_timer: float | None = None, **_ignored: object) -> int:
+                           turn_timer: float | None = None, mdns: bool = False, resume: bool = False,
+                           save: str | None = None, record: str | None = None, **_ignored: object) -> int:
     """``uno-tui host``: host a sealed table and play seat 0 at this screen (the host's bots take the
     last ``bots`` seats; people with ``uno-tui join`` or bot clients the rest). Until the deal the
     screen shows the waiting room and the chat; s (or b) deals at once, the open seats to bots; r at
@@ -124,25 +161,36 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
     import sys
 
     from net.sealing import Alarm
-    from net.sealing.serve import alarm_text, make_host, open_table, transcript_line
+    from net.sealing.serve import (alarm_text, check_record, close_table, make_host, open_table, transcript_line,
+                                   write_record)
 
     from .sealed_lobby import SealedApp, SealedRoom
     from .session import TableConfig
 
+    problem = check_record(record)
+    if problem is not None:
+        print(f"uno-tui host: {problem}", file=sys.stderr)
+        return 2
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, host_plays=True, rounds=rounds,
-                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer)
+                     bot_level=bot_level, name=name or "Host", password=password, grace=grace, turn_timer=turn_timer,
+                     resume=resume, save=save)
     if host is None:
         return 2
     room = SealedRoom(where="", say=host.say, start_now=host.start_now)
     host.listeners.append(room.heard)
 
     async def main() -> int:
-        lines = await open_table(host, bind, port)
+        lines = await open_table(host, bind, port, mdns)
         if lines is None:
             return 1
         room.where = lines[1].split("   (bots")[0]
         room.note(lines[0][:1].upper() + lines[0][1:] + ".")
+        for line in lines[2:]:  # the LAN announcement, or why there is none
+            room.note(line[:1].upper() + line[1:] + ".")
         room.heard("lobby", host.lobby())
+        if host.resumed:
+            room.note("Resumed the saved match: the players' clients connect again by themselves, and the "
+                      "round goes on where it was.")
         runs = [asyncio.ensure_future(host.run())]
         app = SealedApp(room, lambda: host.peer, config=TableConfig(english=english))
 
@@ -160,17 +208,22 @@ def run_sealed_host_screen(*, variant: str, seats: int, bots: int, rounds: int |
                       file=sys.stderr)
                 return 1
             running.result()
+            host.forget()
             return 0
         finally:
             for running in runs:
                 running.cancel()
-            await host.close()
+            await close_table(host)
             if host.transcript is not None:
                 print(transcript_line(host.transcript))
+            wrote = write_record(host, record)
+            if wrote is not None:
+                print(wrote)
 
     try:
         return asyncio.run(main())
     except Alarm as a:
+        host.forget()  # the match stopped on it: there is nothing to go on with
         print(f"uno-tui host: {alarm_text(a)}", file=sys.stderr)
         return 1
     except OSError as e:

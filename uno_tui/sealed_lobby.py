@@ -21,7 +21,7 @@ from net.sealing.room import clean_lobby, heard
 
 from .app import UnoApp
 from .netplay.lobby import LobbyScreen
-from .netplay.news import ChatHeard, LobbyChanged, NoteAdded
+from .netplay.news import ChatHeard, LinkChanged, LobbyChanged, NoteAdded
 from .netplay.table import net_table_screen
 from .sealed_session import SealedSession
 from .session import TableConfig
@@ -65,6 +65,8 @@ class SealedRoom:
         if kind == "lobby":
             self.lobby = clean_lobby(msg) or self.lobby
             self._post(LobbyChanged(self.lobby))
+        elif kind == "link":  # the client's link to the host, lost and back (it reconnects by itself)
+            self._post(LinkChanged("restored" if msg.get("up") else "lost", ""))
         elif kind == "chat":
             who, text = heard(msg)
             line = {"from": who, "seat": None, "text": text}

@@ -8,7 +8,9 @@
   signed messages it cannot read, and runs its own peer like anyone else; :mod:`.link`, the
   encrypted links; :mod:`.signed`, the signed messages and alarms; :mod:`.roundend`, the round's end; :mod:`.store`, the secrets
   on disk; :mod:`.room`, the waiting room, chat and the check of ``start``; :mod:`.transcript`, the
-  transcript and its audit; :mod:`.serve`, the commands.
+  transcript and its audit; :mod:`.serve`, the commands; :mod:`.resume`, the host's save and
+  ``--resume``; :mod:`.restart`, what a restarted peer does not send twice; :mod:`.lan`, the table
+  on the LAN.
 
 The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` / :mod:`core.needs`.
 """

@@ -45,18 +45,19 @@ from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, Round
 from ..sealed import open_public
 from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
+from .restart import Restart
 from .roundend import RoundEnd
 from .seatmoves import SeatMoves
 from .waiting import WaitingSignatures
 from ..messages import clean_text
-from .signed import TAG, Alarm, Voided, sign
+from .signed import TAG, Alarm, Voided
 from .store import SecretStore
 
 Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
+class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -115,25 +116,21 @@ class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
         self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
+        self._my_moves: set[tuple[Any, Any, bytes]] = set()
+        self._backlog_moves = 0  # this peer's moves among the entries fed before it ran
+        self._running = False
+        self.link_breaks = 0
+        """Counted up when this peer's link to the host is lost and again when it is back (odd: lost now);
+        a deadline that runs out while the link was down names nobody (a crash is no one's fault)."""
 
     @property
     def pids(self) -> list[int]:
         return sorted(self.roster)
 
     # -- the log --------------------------------------------------------------------------------------
-    def send(self, body: dict[str, Any]) -> None:
-        assert self.identity is not None
-        self._sent += 1
-        if self._sent <= self.already:
-            return  # in the log already (sent before a restart)
-        self._send(sign(self.identity, body))
-
     def _save(self) -> None:
         if self.secrets is not None and self.secret is not None:
             self.secrets.save(self.round, self.secret.to_bytes())
-
-    def feed(self, entry: dict[str, Any]) -> None:
-        self.inbox.put_nowait(entry)
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
         """The next entry of the log, its signature checked: ``(author, body)``; the signature of an
@@ -183,11 +180,15 @@ class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
         self.waiting_on = want
         loop = asyncio.get_running_loop()
         until = None if deadline is None else loop.time() + deadline
+        breaks = self.link_breaks
         while want:
             try:
                 author, body = await asyncio.wait_for(self._entry(), None if until is None
                                                       else max(0.0, until - loop.time()))
             except asyncio.TimeoutError:
+                if deadline is not None and (self.link_breaks != breaks or self.link_breaks % 2):
+                    breaks, until = self.link_breaks, loop.time() + deadline  # the link was down: wait again
+                    continue
                 late = sorted(want)
                 raise Alarm(Fault(missing, f"participants {late} sent no {kind!r} in time", late[0])) from None
             if body.get("k") == "smove":
@@ -202,6 +203,7 @@ class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
     # -- a match ---------------------------------------------------------------------------------------
     async def run(self) -> None:
         """Play the match's rounds; an :class:`Alarm` is told to the table, then raised."""
+        self._running = True
         try:
             try:
                 await self._run()
@@ -258,6 +260,7 @@ class SealedPeer(SeatMoves, WaitingSignatures, RoundEnd):
                 if (self.secret.game, self.secret.round, self.secret.pid) != (self.game_id, self.round, self.pid):
                     raise Alarm(Fault("protocol", "the saved round secret is for another table"))
             else:
+                self._check_secrets()  # a restart whose round secret was not kept cannot go on (restart.py)
                 self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
                 self._save()  # before the announcement leaves (design, section 5)
             self.send({"k": "skey", "r": self.round, "ann": self.secret.announce().to_wire()})

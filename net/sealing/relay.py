@@ -120,6 +120,8 @@ class SealedHost:
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         """Told ``("lobby", frame)``, ``("chat", frame)``, ``("refused", {who, why})``: what the host's
         own screen or printer shows."""
+        self.advertisement: Any = None
+        """The table's announcement on the LAN (:mod:`.lan`), while it has one."""
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
         self._server = await asyncio.start_server(self._link, bind, port)
@@ -391,15 +393,22 @@ class SealedHost:
             self.transcript = SealedTranscript.create(self.transcript_dir, "sealed-host", self._start)
             for e in self.log:
                 self.transcript.entry(e)
+        self._started()
         for pid, w in self.links.items():
             self._catch_up(w, pid)
         for w in self.watchers:
             self._catch_up(w, None)
-        self.peer = self.peer_class(variant=self.variant, names=names, options=self.options, game_id=game_id,
-                                    roster=dict(self.identities), owners=owners, pid=0, identity=self.identity,
+        return await self._play()
+
+    async def _play(self, already: int = 0) -> SealedPeer:
+        """The host's own peer over the match's log (``already``: its messages the log holds, after a restart)."""
+        assert self._start is not None
+        self.peer = self.peer_class(variant=self.variant, names=self.names, options=self.options,
+                                    game_id=self._start["game"], roster=dict(self.identities),
+                                    owners=self._start["owners"], pid=0, identity=self.identity,
                                     send=self._own, secrets=SecretStore(self.save_path), bot_level=self.bot_level,
                                     rounds=self.rounds, manual=self.host_seats if self.host_person else (),
-                                    turn_timer=self.turn_timer)
+                                    turn_timer=self.turn_timer, already=already)
         for e in self.log:  # whatever arrived before the host's peer was made
             self.peer.feed(e)
         watch = asyncio.ensure_future(self._watch()) if self.turn_timer is not None else None
@@ -410,6 +419,10 @@ class SealedHost:
             if watch is not None:
                 watch.cancel()
         return self.peer
+
+    def _started(self) -> None:
+        """The match's ``start`` is made and its transcript open, before any peer is (a hook: the
+        resumable host of :mod:`.resume` saves where to find them)."""
 
     async def _watch(self) -> None:
         """The turn timer's backstop: when the log has not grown for the timer and the grace, the round

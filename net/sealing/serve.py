@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import core
@@ -24,6 +25,7 @@ from .lockstep import SealedPeer
 from .signed import Alarm, Voided
 from .client import SealedClient
 from .relay import SealedHost
+from .resume import ResumableHost
 from .room import heard, lobby_text
 from .transcript import SealedTranscript
 
@@ -57,12 +59,41 @@ def table_settings(variant: str, seats: int, bots: int, options: dict[str, Any] 
 
 
 OPEN_HOST_ONLY = {
-    "resume": "--resume (a sealed table is not saved for a restart yet)",
-    "record": "--record (the sealed table writes no moves record yet)",
-    "seed": "--seed (nobody may fix a sealed deal's order: every participant's shuffle decides it)",
+    "seed": "--seed (a sealed deal's order is made by every participant's shuffle in turn, each from its own "
+            "secret randomness: no seed of the host's can fix it, and one that fixed the host's own part would "
+            "only hand its secrets to whoever knows the seed)",
 }
 """The host options the sealed table does not have, in words: refused (exit 2) unless the open
 host is asked for, rather than quietly ignored."""
+
+
+def check_record(record: str | None) -> str | None:
+    """What is wrong with ``--record PATH`` (None: nothing): its folder must be there to write in."""
+    if record is None:
+        return None
+    folder = Path(record).expanduser().resolve().parent
+    if not folder.is_dir():
+        return f"--record {record}: the folder {folder} does not exist"
+    if Path(record).is_dir():
+        return f"--record {record}: that is a folder; give the path of a file to write"
+    return None
+
+
+def write_record(host: SealedHost, record: str | None) -> str | None:
+    """``--record PATH`` at a sealed table: the match's log, as its transcript holds it (signed by every
+    author: ``uno-tui audit PATH`` verifies it), copied to PATH; the line saying so (None: nothing to say)."""
+    if record is None:
+        return None
+    if host.transcript is None:
+        return f"--record: nothing written to {record}: the table never started"
+    import shutil
+
+    try:
+        host.transcript.close()
+        shutil.copyfile(host.transcript.path, Path(record).expanduser())
+    except OSError as e:
+        return f"--record: cannot write {record}: {e.strerror or e}"
+    return f"the match's log is written to {record}   (check it with: uno-tui audit {record})"
 
 
 def open_host_only(opts: dict[str, Any]) -> str | None:
@@ -142,60 +173,103 @@ def printer(out: TextIO) -> Callable[[str, dict[str, Any]], None]:
 
 
 def make_host(*, variant: str, seats: int, bots: int, options: dict[str, Any] | None, host_plays: bool = False,
-              **settings: Any) -> SealedHost | None:
-    """The command line's sealed host (the user's key, the transcript in its usual place; ``host_plays``:
-    the host's person at seat 0); None, with the reason printed, for an exit status of 2."""
+              resume: bool = False, save: str | None = None, **settings: Any) -> ResumableHost | None:
+    """The command line's sealed host (the user's key, the transcript in its usual place, a save for
+    ``--resume``; ``host_plays``: the host's person at seat 0), or (``resume``) the saved one; None,
+    with the reason printed, for an exit status of 2."""
+    from .resume import NothingToResume, load
+
+    if resume:
+        try:
+            return load(Path(save) if save else None)
+        except NothingToResume as e:
+            print(f"uno-tui host: --resume: {e}", file=sys.stderr)
+            return None
     checked = table_settings(variant, seats, bots, options, host_plays=host_plays)
     if checked is None:
         return None
     people = seats - bots - (1 if host_plays else 0)
     try:
-        return SealedHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
-                          options=checked or None, transcript_dir=default_transcript_dir(),
-                          **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
+        return ResumableHost(identity=Identity.load(), variant=variant, seats=seats, people=people,
+                             options=checked or None, transcript_dir=default_transcript_dir(), save_file=save,
+                             **({"host_seats": (0,), "host_person": True} if host_plays else {}), **settings)
     except ValueError as e:
         print(f"uno-tui host: {e}", file=sys.stderr)
         return None
 
 
-async def open_table(host: SealedHost, bind: str, port: int | None) -> list[str] | None:
-    """Listen; the lines that tell players how to join (None, with the reason printed, if it cannot)."""
+async def open_table(host: SealedHost, bind: str, port: int | None, mdns: bool = False) -> list[str] | None:
+    """Listen, and (``mdns``) announce the table on the LAN (:meth:`close_table` withdraws it); the lines
+    that tell players how to join (None, with the reason printed, if it cannot listen)."""
     want = DEFAULT_PORT if port is None else port
+    if isinstance(host, ResumableHost) and host.resumed and port is None:
+        want = host.port  # where its players' clients are connecting again
     try:
         got = await host.start(bind, want)
     except OSError as e:
         print(f"uno-tui host: {listen_error(bind, want, e)}", file=sys.stderr)
         return None
-    return join_lines(host, bind, got)
+    lines = join_lines(host, bind, got)
+    if mdns:
+        from . import lan
+
+        props = lan.properties(host.identity.public, host.variant, host.seats, host.password is not None)
+        host.advertisement, note = await lan.advertise(host.name, got, bind, props)
+        lines.append(note + ("; players find it with: uno-tui join" if host.advertisement is not None else ""))
+    return lines
+
+
+async def close_table(host: SealedHost) -> None:
+    """Withdraw the table's announcement, if it made one, and close it."""
+    ad, host.advertisement = host.advertisement, None
+    if ad is not None:
+        await ad.close()
+    await host.close()
 
 
 def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None = None,
                     options: dict[str, Any] | None = None, bot_level: str = "normal", bind: str = "0.0.0.0",
                     port: int | None = None, out: TextIO | None = None, password: str | None = None,
                     name: str = "Host", grace: float = 30.0, turn_timer: float | None = None,
+                    mdns: bool = False, resume: bool = False, save: str | None = None, record: str | None = None,
                     **_ignored: Any) -> int:
     out = out or sys.stdout
+    problem = check_record(record)
+    if problem is not None:
+        print(f"uno-tui host: {problem}", file=sys.stderr)
+        return 2
     host = make_host(variant=variant, seats=seats, bots=bots, options=options, rounds=rounds, bot_level=bot_level,
-                     password=password, name=name, grace=grace, turn_timer=turn_timer)
+                     password=password, name=name, grace=grace, turn_timer=turn_timer, resume=resume, save=save)
     if host is None:
         return 2
     host.listeners.append(printer(out))
 
     async def serve() -> int:
-        lines = await open_table(host, bind, port)
+        lines = await open_table(host, bind, port, mdns)
         if lines is None:
             return 1
         for line in lines:
             print(line, file=out, flush=True)
-        print(lobby_text(host.lobby()), file=out, flush=True)
+        if host.resumed:
+            g = host._start or {}
+            print(f"resumed the saved sealed match ({len(host.log)} entries of its log); waiting for "
+                  f"{', '.join(n for n, o in zip(g.get('names', []), g.get('owners', [])) if o) or 'nobody'} "
+                  "to reconnect", file=out, flush=True)
+        else:
+            print(lobby_text(host.lobby()), file=out, flush=True)
         try:
             peer = await host.run()
         except Alarm as a:
+            host.forget()
             print(alarm_text(a), file=out)
             return 1
         finally:
-            await host.close()
+            await close_table(host)
             print(transcript_line(host.transcript), file=out)
+            wrote = write_record(host, record)
+            if wrote is not None:
+                print(wrote, file=out)
+        host.forget()
         return report(peer, out)
 
     try:
@@ -216,9 +290,30 @@ def table_address(address: str, command: str) -> tuple[str, int, str | None] | N
     return where, port, fp
 
 
-def run_sealed_bot(address: str, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
+def lan_table(command: str, timeout: float = 3.0) -> str | None:
+    """The address of the one sealed table on the LAN; None, with why printed (none found, or several:
+    the address must be given), for an exit status of 2."""
+    from . import lan
+
+    tables, note = asyncio.run(lan.find_tables(timeout))
+    if len(tables) == 1:
+        print(f"uno-tui {command}: found {tables[0].label()}", flush=True)
+        return tables[0].address
+    if not tables:
+        print(f"uno-tui {command}: {note}", file=sys.stderr)
+    else:
+        print(f"uno-tui {command}: {len(tables)} sealed tables on the LAN; give the ADDRESS of one:\n"
+              + "\n".join(f"  {t.address}   {t.label()}" for t in tables), file=sys.stderr)
+    return None
+
+
+def run_sealed_bot(address: str | None, *, level: str | None = None, name: str = "Bot", out: TextIO | None = None,
                    password: str | None = None) -> int:
     out = out or sys.stdout
+    if address is None:
+        address = lan_table("bot")
+        if address is None:
+            return 2
     found = table_address(address, "bot")
     if found is None:
         return 2

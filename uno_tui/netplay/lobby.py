@@ -134,10 +134,7 @@ class ConnectScreen(Screen[None]):
         options = self.query_one("#found", OptionList)
         options.clear_options()
         for f in found:
-            props = f.properties
-            extra = " · ".join(x for x in (props.get("variant", ""),
-                                           f"{props['seats']} seats" if props.get("seats") else "") if x)
-            options.add_option(Option(f"{f.name}  ({f.address}{' · ' + extra if extra else ''})"))
+            options.add_option(Option(Text(self.describe(f))))  # a name is the sender's text: never markup
         options.set_class(not found, "-empty")
         if found:
             self.set_status(f"{note}: pick one with the arrows and enter, or type an address below.")
@@ -146,6 +143,13 @@ class ConnectScreen(Screen[None]):
         else:
             self.set_status(note)
             self.query_one("#address", Input).focus()
+
+    def describe(self, f: Found) -> str:
+        """A table found, as its line in the list."""
+        props = f.properties
+        extra = " · ".join(x for x in (props.get("variant", ""),
+                                       f"{props['seats']} seats" if props.get("seats") else "") if x)
+        return f"{f.name}  ({f.address}{' · ' + extra if extra else ''})"
 
     @on(OptionList.OptionSelected, "#found")
     def _picked(self, event: OptionList.OptionSelected) -> None:
