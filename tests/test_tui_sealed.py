@@ -8,18 +8,22 @@ own game finds legal; a whole round is played by key presses, and every audit ve
 from __future__ import annotations
 
 import asyncio
-import traceback
+from typing import Any
 
 import pytest
 from test_net_sealed import check_clean
 from test_tui import take_turn
+from test_tui_sealed_variants import _mine, play_round_by_keys
 from tui_support import text_of, until
 
-import core
 from net.sealing import SealedClient, SealedHost
 from uno_tui.app import UnoApp
 from uno_tui.screens import RoundOverScreen, TableScreen
 from uno_tui.sealed_session import ScreenPeer, SealedSession
+
+
+async def _classic(pilot: Any, app: UnoApp, obs: dict[str, Any], seen: set[str]) -> None:
+    await take_turn(pilot, app)
 
 
 @pytest.mark.parametrize("where", ["client", "host"])
@@ -47,35 +51,7 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
         async with app.run_test(size=(100, 32)) as pilot:
             seat = session.me
             assert seat is not None
-            checked = 0
-            for _ in range(400):
-                broken = [t.exception() for t in tasks if t.done() and t.exception() is not None]
-                assert not broken, "".join("".join(traceback.format_exception(e)) for e in broken if e)
-                await until(pilot, lambda: (lambda o: o["over"] or (o["current"] == seat and o["legal"]
-                                                                    and isinstance(app.screen, TableScreen)
-                                                                    and bool(app.screen.query("#hand"))))(
-                    session.observation()) or any(t.done() for t in tasks), 60, "our turn (the table drawn) or the round's end", step=0.01)
-                obs = session.observation()
-                if obs["over"]:
-                    break
-                # The screen shows exactly the hand this seat's game opened, and nothing sealed; every
-                # move offered is legal in the seat's own game (it sees its hand).
-                g = peer.game
-                assert g is not None
-                if obs["version"] == g.version and not peer.inbox.qsize():
-                    assert all(not core.is_sealed(c) for c in g.hands[seat])
-                    assert sorted(c["id"] for c in obs["hand"]) == sorted(c.id for c in g.hands[seat])
-                    assert [core.Action.from_dict(a) for a in obs["legal"]] == list(g.legal_actions(seat))
-                    checked += 1
-                version = obs["version"]
-                await take_turn(pilot, app)
-                await until(pilot, lambda: session.observation()["version"] != version
-                            or not isinstance(app.screen, TableScreen) or any(t.done() for t in tasks),
-                            60, "the move to come back", step=0.01)
-                if not isinstance(app.screen, TableScreen) and not session.observation()["over"]:
-                    await pilot.press("escape")  # a picker the keys left open (never expected)
-            else:
-                pytest.fail("the round did not end")
+            moves = await play_round_by_keys(pilot, app, session, tasks, _mine, _classic)
             got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
             for _ in range(200):
                 if isinstance(app.screen, RoundOverScreen):
@@ -88,7 +64,7 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
         await host.close()
     check_clean(host, list(got), 1)
     assert any(p == seat for p, _a in peer.moves)  # the person moved, by keys
-    assert checked
+    assert moves
 
 
 async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:

@@ -93,6 +93,58 @@ VARIANTS: dict[str, tuple[Callable[[Obs], bool], Driver]] = {
 }
 
 
+async def play_round_by_keys(pilot: Any, app: UnoApp, session: SealedSession, tasks: list[asyncio.Future[Any]],
+                             must_act: Callable[[Obs], bool], act: Driver) -> int:
+    """Play this person's seat by keys until the round is over: wait until it must act (the table
+    drawn), check the screen offers exactly what its own game finds legal, press the driver's keys,
+    and wait for the move to come back. Returns the moves made; fails on a broken peer or a stall."""
+    peer = session.peer
+    seat = session.me
+    assert seat is not None
+    seen: set[str] = set()
+    moves = 0
+
+    def broken() -> str:
+        errors = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        return "".join("".join(traceback.format_exception(e)) for e in errors if e)
+
+    for _ in range(1500):
+        assert not broken(), broken()
+        await until(pilot, lambda: (lambda o: o["over"] or (must_act(o) and _ready(app)))(
+            session.observation()) or any(t.done() for t in tasks), 90,
+            lambda: _stuck(session.observation(), app), step=0.01)
+        obs = session.observation()
+        if obs["over"]:
+            break
+        g = peer.game
+        assert g is not None
+        if obs["version"] == g.version and not peer.inbox.qsize():
+            # The hand on screen is the one this seat's game opened, nothing sealed in it,
+            # and every move offered is legal in that game.
+            assert all(not core.is_sealed(c) for c in g.hands[seat])
+            assert sorted(c["id"] for c in obs["hand"]) == sorted(c.id for c in g.hands[seat])
+            assert [core.Action.from_dict(a) for a in obs["legal"]] == list(g.legal_actions(seat))
+        version = obs["version"]
+        try:
+            await act(pilot, app, obs, seen)
+        except AssertionError as e:
+            raise AssertionError(f"{e}: after {_stuck(obs, app)} now {_stuck(session.observation(), app)}"
+                                 f" · {_status(app)} · {app._notifications!r}") from None
+        moves += 1
+        await until(pilot, lambda: session.observation()["version"] != version
+                    or not isinstance(app.screen, TableScreen) or any(t.done() for t in tasks),
+                    90, lambda: "the move to come back, after " + _stuck(obs, app) + " now "
+                    + _stuck(session.observation(), app) + " · " + _status(app), step=0.01)
+        if not isinstance(app.screen, TableScreen) and not session.observation()["over"]:
+            # A picker is up: the next pass answers it through the driver, which reads the
+            # screen; give it a moment to settle first.
+            await pilot.pause(0.02)
+    else:
+        pytest.fail("the round did not end")
+    assert not broken(), broken()
+    return moves
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 async def test_a_whole_sealed_round_of_every_variant_by_keys(variant: str) -> None:
     must_act, act = VARIANTS[variant]
@@ -101,8 +153,6 @@ async def test_a_whole_sealed_round_of_every_variant_by_keys(variant: str) -> No
     me = SealedClient(peer_class=ScreenPeer)
     tasks = [asyncio.ensure_future(host.run()), asyncio.ensure_future(me.run("127.0.0.1", port)),
              asyncio.ensure_future(SealedClient().run("127.0.0.1", port))]
-    seen: set[str] = set()
-    moves = 0
     try:
         for _ in range(3000):
             if me.peer is not None and me.peer.settled:
@@ -116,44 +166,7 @@ async def test_a_whole_sealed_round_of_every_variant_by_keys(variant: str) -> No
             seat = session.me
             assert seat is not None
 
-            def broken() -> str:
-                errors = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
-                return "".join("".join(traceback.format_exception(e)) for e in errors if e)
-
-            for _ in range(1500):
-                assert not broken(), broken()
-                await until(pilot, lambda: (lambda o: o["over"] or (must_act(o) and _ready(app)))(
-                    session.observation()) or any(t.done() for t in tasks), 90,
-                    lambda: _stuck(session.observation(), app), step=0.01)
-                obs = session.observation()
-                if obs["over"]:
-                    break
-                g = peer.game
-                assert g is not None
-                if obs["version"] == g.version and not peer.inbox.qsize():
-                    # The hand on screen is the one this seat's game opened, nothing sealed in it,
-                    # and every move offered is legal in that game.
-                    assert all(not core.is_sealed(c) for c in g.hands[seat])
-                    assert sorted(c["id"] for c in obs["hand"]) == sorted(c.id for c in g.hands[seat])
-                    assert [core.Action.from_dict(a) for a in obs["legal"]] == list(g.legal_actions(seat))
-                version = obs["version"]
-                try:
-                    await act(pilot, app, obs, seen)
-                except AssertionError as e:
-                    raise AssertionError(f"{e}: after {_stuck(obs, app)} now {_stuck(session.observation(), app)}"
-                                         f" · {_status(app)} · {app._notifications!r}") from None
-                moves += 1
-                await until(pilot, lambda: session.observation()["version"] != version
-                            or not isinstance(app.screen, TableScreen) or any(t.done() for t in tasks),
-                            90, lambda: "the move to come back, after " + _stuck(obs, app) + " now "
-                            + _stuck(session.observation(), app) + " · " + _status(app), step=0.01)
-                if not isinstance(app.screen, TableScreen) and not session.observation()["over"]:
-                    # A picker is up: the next pass answers it through the driver, which reads the
-                    # screen; give it a moment to settle first.
-                    await pilot.pause(0.02)
-            else:
-                pytest.fail("the round did not end")
-            assert not broken(), broken()
+            moves = await play_round_by_keys(pilot, app, session, tasks, must_act, act)
             got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 180)
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 30, "the round's summary")
     finally:
