@@ -424,3 +424,23 @@ async def test_a_move_made_before_the_deal_is_told_is_logged_after_the_deal() ->
         drew = next(i for i, line in enumerate(entries) if line.startswith("You draw"))
         assert heading < drew, entries
         assert sum(line.startswith("You draw") for line in entries) == 1, entries
+
+
+async def test_enter_plays_the_card_just_drawn_wherever_the_cursor_is() -> None:
+    # "You drew a playable card: enter plays it": the cursor on another card must not turn that into
+    # a refusal (at a sealed table the drawn card's face comes after the draw, so the cursor stays).
+    setup = {"hands": [["B1", "Y2", "G3"], ["G7", "G8"], ["Y7", "Y8"]], "discard": ["R5"], "draw": ["R9", "B4"],
+             "current": 0}
+    app = UnoApp(LocalSession(TableConfig(seed=3, players=3, setup=setup)), pacing=(600.0, 600.0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        obs = app.session.observation()
+        assert obs["phase"] == "drawn"
+        r9 = next(c["id"] for c in obs["hand"] if c["rank"] == "9")
+        await select(pilot, app, next(c["id"] for c in obs["hand"] if c["rank"] == "1"))
+        await pilot.press("enter")
+        await pilot.pause()
+        after = app.session.observation()
+        assert after["discard"][-1]["id"] == r9 and len(after["hand"]) == 3

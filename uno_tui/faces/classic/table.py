@@ -77,8 +77,10 @@ class ClassicTableScreen(TableScreen, inherit_bindings=False):
             self._explain("you have no card to play")
             return
         plays = self._legal("play")
-        if self.obs["current"] != self.obs["me"] and plays and all(a.card != card["id"] for a in plays):
-            # A jump-in is on offer: enter plays the card that can jump in.
+        drawn = self.obs["phase"] == "drawn" and len({a.card for a in plays}) == 1
+        if (self.obs["current"] != self.obs["me"] or drawn) and plays and all(a.card != card["id"] for a in plays):
+            # A jump-in is on offer, or the card just drawn may be played ("enter plays it"): enter
+            # plays that card wherever the cursor is.
             card = next(c for c in hand.cards if c["id"] == plays[0].card)
         self._play(card)
 
