@@ -125,7 +125,7 @@ class ConnectScreen(Screen[None]):
         if self.browse is None:
             return
         self.set_status("Looking for tables on the LAN…")
-        self.run_worker(self._browse(), exclusive=True, group="browse")
+        self.run_worker(self._browse, exclusive=True, group="browse")  # made when it runs: none left unawaited
 
     async def _browse(self) -> None:
         assert self.browse is not None
