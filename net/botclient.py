@@ -93,7 +93,8 @@ class BotClient:
                 try:
                     # Sent a move on the newest state and heard nothing since: after UNANSWERED
                     # seconds decide again and send again (an answer lost on the way would leave
-                    # a table waiting on this seat for ever; a duplicate is refused as stale).
+                    # a table waiting on this seat for ever; a duplicate is refused as stale, or made
+                    # if it is still legal, as any late intent is).
                     msg = await asyncio.wait_for(client.messages.get(), UNANSWERED if waiting else None)
                 except asyncio.TimeoutError:
                     log.warning("no answer from the host to this seat's move at version %s: sending again",

@@ -158,7 +158,7 @@ class TableScreen(Screen[None]):
         self._refresh()
         assert self.obs is not None
         self._round_key, self._last_version = self._deal_key(self.obs), self.obs["version"]
-        self._legal_seen = [a for a in self.obs.get("legal", ()) if a["kind"] not in ("uno", "catch")]
+        self._legal_seen = self._moves(self.obs)
         self.session.attach(self, pacing=self.pacing)
         # The log writes once it knows its width, so the deal is told after the first layout.
         self.call_after_refresh(self._tell_deal)
@@ -260,8 +260,7 @@ class TableScreen(Screen[None]):
         """A picker over this table offers the moves of the position it opened on: when this seat's
         moves change (its turn timer ran out, its client made a move with a single answer, a jump-in
         went by), it is closed, and the table asks again if the new position asks anything."""
-        # A call (UNO, a catch) coming or going leaves the choice open: only the moves count.
-        moves = [a for a in obs.get("legal", ()) if a["kind"] not in ("uno", "catch")]
+        moves = self._moves(obs)
         legal, self._legal_seen = self._legal_seen, moves
         stack = self.app.screen_stack
         top = stack[-1] if stack else None
@@ -269,6 +268,11 @@ class TableScreen(Screen[None]):
                 and getattr(top, "ASKS_MOVE", False)):
             top.dismiss(None)  # type: ignore[union-attr]
             self._prompted = -1  # ask again, even at the same version (a card just opened to you)
+
+    @staticmethod
+    def _moves(obs: dict[str, Any]) -> list[dict[str, Any]]:
+        """This seat's legal moves but the calls (UNO, a catch coming or going leaves a choice open)."""
+        return [a for a in obs.get("legal", ()) if a["kind"] not in ("uno", "catch")]
 
     @staticmethod
     def _deal_key(obs: dict[str, Any]) -> tuple[int, int]:
