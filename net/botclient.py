@@ -16,9 +16,6 @@ from .thinking import bot_settings
 
 log = logging.getLogger("net.botclient")
 
-UNANSWERED = 3.0
-"""Seconds a bot waits for the host's answer to its move before it sends the move again."""
-
 
 def obs_seat(client: Client) -> int | None:
     obs = client.observation
@@ -88,19 +85,7 @@ class BotClient:
         tries = 0  # rejects of intents built on last_sent
         try:
             while True:
-                waiting = client.observation is not None and acted_on is not None \
-                    and client.observation.get("version") == acted_on
-                try:
-                    # Sent a move on the newest state and heard nothing since: after UNANSWERED
-                    # seconds decide again and send again (an answer lost on the way would leave
-                    # a table waiting on this seat for ever; a duplicate is refused as stale, or made
-                    # if it is still legal, as any late intent is).
-                    msg = await asyncio.wait_for(client.messages.get(), UNANSWERED if waiting else None)
-                except asyncio.TimeoutError:
-                    log.warning("no answer from the host to this seat's move at version %s: sending again",
-                                acted_on)
-                    acted_on = None
-                    msg = {"type": "retry"}
+                msg = await client.messages.get()
                 kind = msg["type"]
                 if kind == "link":
                     self.links.append(msg["state"])

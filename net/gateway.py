@@ -254,10 +254,11 @@ class Gateway:
             except framing.FrameError as e:  # out of sync or silent: nothing to do but hang up
                 peer.close(str(e), notice=messages.error(e.code, str(e), fatal=True))
                 return
-            if not peer.take_token():
-                if peer.violation("rate", "too many messages; slow down"):
-                    return
-                continue
+            wait, flood = peer.admit()
+            if flood and peer.violation("rate", "too many messages; slow down"):
+                return
+            if wait:
+                await asyncio.sleep(wait)  # slowed, not dropped (Peer.admit says why)
             try:
                 messages.validate(msg, CLIENT_SCHEMAS)
             except MessageError as e:

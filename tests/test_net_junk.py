@@ -13,6 +13,7 @@ import pytest
 from net import BotClient, framing
 from net.fair import peer_message
 from net.identity import Identity
+from net.peer import BURST
 from net.testing import RawPeer, conserved, frames_in, start_host
 
 Junk = Callable[[int], Awaitable[None]]
@@ -136,12 +137,34 @@ async def test_junk_is_refused_and_the_game_goes_on(junk: Junk) -> None:
 
 
 async def test_a_flood_of_valid_frames_is_throttled() -> None:
+    """Frames beyond the burst are slowed; every burst's worth more in a row is a violation, the
+    third drops the link. (Pongs: the host answers nothing, so only its errors come back.)"""
     host = await start_host(seats=2, bots=1, auto_start=False)
     try:
         raw = await RawPeer.open(host.port)
         assert (await raw.hello("flood", role="spectator"))["type"] == "welcome"
-        await raw.send_bytes(b"".join(raw.seal({"type": "ping"}) for _ in range(600)))
-        reply = await raw.messages_until_closed()
-        assert [m["code"] for m in reply if m["type"] == "error"][-1] == "rate"
+        flood = int(BURST) * (1 + host.config.max_violations) + 10
+        await raw.send_bytes(b"".join(raw.seal({"type": "pong"}) for _ in range(flood)))
+        reply = await raw.messages_until_closed(60)  # bounds a hang only: the flood takes about 3 s
+        errors = [m for m in reply if m["type"] == "error"]
+        assert [m["code"] for m in errors] == ["rate"] * host.config.max_violations and errors[-1]["fatal"]
+    finally:
+        await host.close()
+
+
+async def test_frames_over_the_rate_are_slowed_not_lost() -> None:
+    """A client that outruns the bucket (bots answer every update at once) loses nothing: a frame
+    dropped there was a signed move neither made nor refused, and a table that waited for ever."""
+    host = await start_host(seats=2, bots=1, auto_start=False)
+    try:
+        raw = await RawPeer.open(host.port)
+        assert (await raw.hello("quick", role="spectator"))["type"] == "welcome"
+        many = int(BURST) + 300
+        await raw.send_bytes(b"".join(raw.seal({"type": "ping", "t": i}) for i in range(many)))
+        got: list[dict[str, Any]] = []
+        while len([m for m in got if m["type"] == "pong"]) < many:
+            got.append(await raw.recv(10))
+        assert [m["t"] for m in got if m["type"] == "pong"] == list(range(many))  # every ping answered, in order
+        assert not [m for m in got if m["type"] == "error"]
     finally:
         await host.close()

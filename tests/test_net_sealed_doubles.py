@@ -230,7 +230,12 @@ def test_a_forged_signature_on_keys_dealt_to_another_is_named_by_every_peer() ->
             await host.close()
         return host, list(got[1:])
 
-    host, peers = asyncio.run(main())
+    # The forgery needs participant 1 to send keys for another's draw. A round in which nobody
+    # but participant 1 draws happens (about one in a hundred), so play again until one forges.
+    for _ in range(6):
+        host, peers = asyncio.run(main())
+        if Forger.forged:
+            break
     assert len(Forger.forged) == 1  # the box was for one peer; the others deferred the check
     for a in alarms(host, peers):
         assert (a.fault.code, a.fault.culprit) == ("protocol", 1), a
