@@ -170,3 +170,24 @@ def test_the_ledger_refuses_a_public_epoch_whose_items_do_not_match() -> None:
         with pytest.raises(Unfair) as ex:
             ledger_after(n=3, c=good.commits, root=good.root, items=bad)
         assert ex.value.code == "commitment"
+
+
+@pytest.mark.soak
+async def test_many_quick_diez_matches_never_leave_a_move_unanswered() -> None:
+    """Sixty honest open-host Diez matches of token-loving bot clients, each bounded: every one ends.
+
+    (One in 25-60 once stalled: bots answer every update at once, 200-280 frames a second, and
+    the host's rate limit dropped a signed move with only an ``error`` back, so the table waited
+    on it for ever. Frames over the rate are now slowed, not dropped; tests/test_net_junk.py has
+    the quick check.)"""
+    for i in range(60):
+        host = await start_host(variant="diez", seats=3, bots=0, rounds=2, options={"target_score": 100_000})
+        try:
+            players = [BotClient(("127.0.0.1", host.port), f"P{k}", seed=f"{i}-{k}", identity=Identity.generate(),
+                                 transcript_dir=False) for k in range(3)]
+            for b in players:
+                b.bot = TokenLover(b.bot)  # type: ignore[assignment]
+            assert await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), GAME_BOUND) == [0, 0, 0], i
+            assert host.phase == "finished", i
+        finally:
+            await host.close()
