@@ -433,6 +433,26 @@ def test_a_decision_left_with_one_answer_is_named_for_a_local_table_to_make():
     assert core.new_game("classic", 3, setup=setup).forced_move() is None
 
 
+@pytest.mark.parametrize("hand, kept", [(["YCHOSEN", "WRB", "GCLIP"], None), (["YCHOSEN", "R1", "WRB"], "R1"),
+                                        (["YCHOSEN", "R1", "R7"], "a choice")])
+def test_the_chosen_one_with_one_answer_is_made_for_its_player(hand: list[str], kept: str | None) -> None:
+    """天选之子 sealed: the table asks which number card is kept; with one number card or none
+    there is nothing to choose, and the player's own client makes the move (a person's screen
+    once showed "keep one number card" to a hand with none, and no card to pick)."""
+    g = core.new_game("extended", 3, setup={"hands": [hand, ["G1", "G2"], ["B1", "B2"]], "discard": ["Y5"]},
+                      sealed=True)
+    g.apply(0, Action("play", next(c.id for c in g.hands[0] if str(c) == "YCHOSEN")))
+    assert g.phase == "keep"
+    forced = g.forced_move()
+    if kept == "a choice":
+        assert forced is None
+        return
+    card = None if kept is None else next(c.id for c in g.hands[0] if str(c) == kept)
+    assert forced == (0, Action("keep", card))
+    g.apply(*forced)
+    assert [str(c) for c in g.hands[0]] == ([] if kept is None else [kept])
+
+
 def test_cards_a_move_turns_up_do_not_change_what_its_claim_was():
     """Found by the soak (extended, seed 112): a claim that ends the round opens every hand; a
     replica that is shown them while the move goes must still read the claim as the table did,

@@ -108,9 +108,15 @@ async def play_round_by_keys(pilot: Any, app: UnoApp, session: SealedSession, ta
         errors = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
         return "".join("".join(traceback.format_exception(e)) for e in errors if e)
 
+    def _made_for_me(obs: Obs) -> bool:
+        """A decision with one answer: this seat's own client makes it (``Game.forced_move``)."""
+        g = peer.game
+        forced = g.forced_move() if g is not None and g.version == obs["version"] else None
+        return forced is not None and forced[0] == seat
+
     for _ in range(1500):
         assert not broken(), broken()
-        await until(pilot, lambda: (lambda o: o["over"] or (must_act(o) and _ready(app)))(
+        await until(pilot, lambda: (lambda o: o["over"] or (must_act(o) and _ready(app) and not _made_for_me(o)))(
             session.observation()) or any(t.done() for t in tasks), 90,
             lambda: _stuck(session.observation(), app), step=0.01)
         obs = session.observation()

@@ -41,6 +41,9 @@ class ExtendedGame(Game):
     min_players = 2
     max_players = 10
     asks_others = True
+    AUTOMATIC = frozenset({"keep"})
+    """天选之子 at a sealed table asks its player which number card it keeps (only it sees them);
+    holding one number card, or none, leaves a single answer, made at once for a person."""
     OPTIONS = {
         "hand_size": Option(0, "cards dealt: 5, 7 or 9; 0 picks by players (2-3: 9, 4-6: 7, 7-10: 5)",
                             lambda v: v in (0, 5, 7, 9)),
