@@ -47,10 +47,34 @@ def test_a_card_substituted_in_a_mask_pass_is_caught_at_once_and_named() -> None
 
 
 def test_a_lock_pass_that_copies_a_card_is_named_by_the_audit() -> None:
-    host, peers = play("classic", 3, 2, client_classes={1: peer_with(LockCopier)})
+    # The host's participant, the first to lock: only the first locker can copy a card.
+    host, peers = play("classic", 3, 2, host_class=peer_with(LockCopier))
+    assert getattr(host.peer.part, "copied", None), "the copier never locked first"  # type: ignore[union-attr]
     for a in alarms(host, peers):
         # Seen twice by one viewer, or found when the round's audit makes every pass again.
-        assert a.fault.culprit == 1 and a.fault.code in ("substitution", "card"), a
+        assert a.fault.culprit == 0 and a.fault.code in ("substitution", "card"), a
+
+
+class LockSpoiler(Participant):
+    """A lock pass that puts another value in one slot of every epoch (a copy from a later locker
+    is such a value: the earlier lockers' keys differ from slot to slot)."""
+
+    def shuffle(self, e: int) -> Any:
+        p = super().shuffle(e)
+        if p.kind != "lock":
+            return p
+        deck = list(p.deck)
+        deck[0] = deck[1]
+        return type(p)("lock", p.author, deck, K=p.K)
+
+
+def test_a_lock_pass_that_spoils_a_slot_is_caught() -> None:
+    """Caught when the slot is opened (it opens to no card: every key of it was checked, so a
+    pass made it), or by the round's audit, which names the pass's author. The first is not
+    named: naming it would take every participant's secrets opened after the alarm."""
+    host, peers = play("classic", 3, 2, client_classes={2: peer_with(LockSpoiler)})
+    for a in alarms(host, peers):
+        assert (a.fault.code, a.fault.culprit) in (("card", None), ("substitution", 2)), a
 
 
 class BadSharer(Participant):
