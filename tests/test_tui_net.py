@@ -401,9 +401,11 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             bot_run = asyncio.ensure_future(bot.run())
             await until(pilot, lambda: host.can_start(), what="Rob seated")
             await pilot.press("s")
+            # The host's phase turns "finished" as it ends the match, which may come after this
+            # screen has the round's last update: wait for both.
             await until(pilot, lambda: app.table is not None and app.client.observation is not None
-                        and app.session.observation()["over"], what="the end of the match")
-            assert app.session.observation()["match_over"] and host.phase == "finished"
+                        and app.session.observation()["over"] and host.phase == "finished", what="the end of the match")
+            assert app.session.observation()["match_over"]
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
             # "r" at once, as a host does: the rematch is dealt while the host's screen is still
             # coming back after the end (it hears the deal as the round's history, and its log
