@@ -49,7 +49,8 @@ def test_a_card_substituted_in_a_mask_pass_is_caught_at_once_and_named() -> None
 def test_a_lock_pass_that_copies_a_card_is_named_by_the_audit() -> None:
     # The host's participant, the first to lock: only the first locker can copy a card.
     host, peers = play("classic", 3, 2, host_class=peer_with(LockCopier))
-    assert getattr(host.peer.part, "copied", None), "the copier never locked first"  # type: ignore[union-attr]
+    part = host.peer.part
+    assert isinstance(part, LockCopier) and part.copied, "the copier never locked first"
     for a in alarms(host, peers):
         # Seen twice by one viewer, or found when the round's audit makes every pass again.
         assert a.fault.culprit == 0 and a.fault.code in ("substitution", "card"), a

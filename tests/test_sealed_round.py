@@ -242,16 +242,18 @@ class KnowingSwapper(Participant):
 
 class LockCopier(Participant):
     """The first to lock puts slot 1's value, under slot 0's key, into slot 0, so slot 0 opens to slot 1's
-    card (a later locker could not: the earlier lockers' keys differ from slot to slot; ``copied``
-    lists the epochs it copied in). A lock pass has no
+    card (a later locker could not: the earlier lockers' keys differ from slot to slot). A lock pass has no
     proof (a key per slot), so only the audit, or seeing one card twice, tells."""
+
+    copied: tuple[int, ...] = ()
+    """The epochs it copied a card in (as their first locker)."""
 
     def shuffle(self, e: int) -> Pass:
         first = not any(q.kind == "lock" for q in self._epoch(e).passes)
         p = super().shuffle(e)
         if p.kind != "lock" or not first:  # later, the copy would open to no card (LockSpoiler's case)
             return p
-        self.copied = [*getattr(self, "copied", []), e]
+        self.copied += (e,)
         keys = _mask_keys(self, e)
         deck = list(p.deck)
         deck[0] = g.mul(g.smul(keys.k(0), g.sinv(keys.k(1))), deck[1])
