@@ -29,6 +29,7 @@ from core import Event
 from .answers import answer_fault
 from .commitments import (HOST_PID, TAG_DELIVER, TAG_PEER, TAG_RULING, combined_key, entry_hash, pack,
                           peer_message, seed_commitment, set_hash, unpack)
+from .delivered import Delivered
 from .tablelog import EpochSecret, FairSource, TableLog
 from .identity import Identity, verify
 from .messages import MAX_WHY, MAX_WORD, clean_text
@@ -83,13 +84,9 @@ class Dealer:
         self.opened: set[tuple[int, int, int]] = set()
         self.known: dict[int, set[tuple[int, int, int]]] = {}
         """Seat -> (card id, epoch, attempt) of every card it was delivered this round, at that position."""
-        self.deliveries: dict[int, list[tuple[bytes, bytes]]] = {}
+        self.delivered = Delivered()
+        """This round's deliveries to each seat and the receipts owed for them."""
         self.strikes: dict[int, int] = {}
-        self.receipts: list[list[Any]] = []
-        """Receipts taken and not yet logged: they go with the next step (or close) as ``rc``."""
-        self.unreceipted: dict[int, dict[bytes, list[tuple[int, ...]]]] = {}
-        """Seat -> delivery hash -> its cards' (epoch, attempt, draw): deliveries still to be receipted."""
-        self.receipted: dict[int, set[bytes]] = {}
         self.last_n: dict[int, int] = {}
         self.closed = -1
         """The last round whose closing entries are in the log."""
@@ -104,6 +101,8 @@ class Dealer:
         self._n = 0
         self._waiting: dict[tuple[str, int, int], dict[int, asyncio.Future[Any]]] = {}
         self._w4: dict[int, tuple[str | None, list[int]]] = {}
+        """Seat -> (colour in play, hand) before its last play that may be challenged (saved: a challenge
+        may come after a crash)."""
         self.listeners: list[Callable[[bytes, bytes], None]] = []
         """``f(e_bytes, sig)`` for each new entry (the log's side file, the transcript, the table's save)."""
         self.on_bench: Callable[[int], None] | None = None
@@ -118,8 +117,8 @@ class Dealer:
 
     def append(self, kind: str, **fields: Any) -> None:
         """Sign and log an entry, send it to every peer, and tell the listeners (the table saves soon: the save counts it)."""
-        if self.receipts and kind in ("step", "close", "note"):
-            rc, self.receipts = self.receipts, []
+        if self.delivered.receipts and kind in ("step", "close", "note"):
+            rc = self.delivered.take_receipts()
             if kind != "note" and sum(len(x[1]) for x in rc) > RC_BUDGET:
                 self.append("note", rc=rc)  # many large receipts: an entry of their own
             else:
@@ -155,9 +154,7 @@ class Dealer:
         self.drawn = set()
         self.opened = set()
         self.known = {}
-        self.deliveries = {}
-        self.unreceipted = {}
-        self.receipted = {}
+        self.delivered = Delivered()
         self._w4 = {}
         self.append("round", r=r)
 
@@ -370,19 +367,9 @@ class Dealer:
 
     def _receipt(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
         """A receipt acknowledges exactly one delivery to this seat, once."""
-        owed = self.unreceipted.get(seat, {})
-        cards = owed.get(d["x"])
-        if cards is None:
-            if d["x"] in self.receipted.get(seat, set()):
-                return  # a second receipt for a delivery resent after a reconnect: already logged
-            self.refuse(seat, "rcpt", "a receipt for a delivery this seat was never sent", (m, sig))
-            return
-        if sorted(map(tuple, d["cards"])) != cards:
-            self.refuse(seat, "rcpt", "a receipt that lists other cards than the delivery's", (m, sig))
-            return
-        del owed[d["x"]]
-        self.receipted.setdefault(seat, set()).add(d["x"])
-        self.receipts.append([seat, m, sig])
+        why = self.delivered.receipt(seat, m, sig, d)
+        if why is not None:
+            self.refuse(seat, "rcpt", why, (m, sig))
 
     # -- verdicts -------------------------------------------------------------------------------
     def _verdict(self, seat: int, m: bytes, sig: bytes, d: dict[str, Any]) -> None:
@@ -472,10 +459,9 @@ class Dealer:
             if self.seats[p].kind == "human":
                 cards = self.cards_for(game, p, [self.pos[cid].opening(cid) for cid in sorted(to[p])])
                 m = pack({"g": self.game_id, "r": game.round, "seat": p, "i": index, "cards": cards})
-                blob = (m, self.identity.sign(TAG_DELIVER, m))
-                self.deliveries.setdefault(p, []).append(blob)
-                self.unreceipted.setdefault(p, {})[entry_hash(m)] = sorted(tuple(o[:3]) for o in cards)
-                self.outbox.send(p, {"type": "deliver", "m": blob[0], "sig": blob[1]})
+                sig = self.identity.sign(TAG_DELIVER, m)
+                self.delivered.add(p, m, sig, [tuple(o[:3]) for o in cards])
+                self.outbox.send(p, {"type": "deliver", "m": m, "sig": sig})
         # A challengeable play (a Wild Draw Four, ...): remember the hand it was played from.
         if action is not None and action.kind == "play":
             if pre_color is not None:
@@ -558,7 +544,7 @@ class Dealer:
         start = have if have <= len(entries) else len(entries)
         out += [{"type": "log", "e": e, "sig": sig} for e, sig in entries[start:]]
         if seat is not None:
-            out += [{"type": "deliver", "m": m, "sig": sig} for m, sig in self.deliveries.get(seat, [])]
+            out += self.delivered.resend(seat, self.closed)
         return out
 
     # -- saving ------------------------------------------------------------------------------------
@@ -569,7 +555,9 @@ class Dealer:
                 "log_len": len(self.log), "known": [[p, sorted(keys)] for p, keys in self.known.items()],
                 "drawn": sorted(self.drawn), "opened": sorted(self.opened), "n": self._n, "closed": self.closed,
                 "verdicts": [[r, sorted(seats)] for r, seats in self.verdicts.items() if r == self.closed],
-                "open": list(self.open_attempt) if self.open_attempt is not None else None}
+                "open": list(self.open_attempt) if self.open_attempt is not None else None,
+                "delivered": self.delivered.to_save(),
+                "w4": [[p, color, ids] for p, (color, ids) in self._w4.items()]}
 
     def restore(self, fair: dict[str, Any]) -> None:
         """Take back the state :meth:`to_save` saved (the log is read beside the save)."""
@@ -593,3 +581,7 @@ class Dealer:
             self.closed = int(fair["closed"])
         self.verdicts = {int(r): set(seats) for r, seats in fair.get("verdicts", ())}
         self.open_attempt = tuple(fair["open"]) if fair.get("open") else None  # type: ignore[assignment]
+        # (Older saves had neither: a seat behind such a save may see a false alarm.)
+        if fair.get("delivered") is not None:
+            self.delivered = Delivered.from_save(fair["delivered"])
+        self._w4 = {int(p): (color, [int(i) for i in ids]) for p, color, ids in fair.get("w4", ())}

@@ -445,7 +445,7 @@ class Ledger(Duties, Replay):
         d = unpack(m)
         if d.get("g") != self.game_id or d.get("seat") != self.seat or d.get("r") != self.round:
             raise Unfair("delivery", "a card delivery meant for another seat, round or game")
-        if (m, sig) in self.deliveries:
+        if (m, sig) in self.deliveries or d["r"] in self.audited:
             return []  # resent after a reconnect: taken (and receipted) already
         self.deliveries.append((m, sig))
         got = []

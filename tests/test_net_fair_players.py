@@ -133,7 +133,7 @@ def test_the_log_refuses_an_entry_that_would_not_fit_a_frame_and_spills_big_rece
     assert len(log) == 0
     host = Host(HostConfig(seats=2), identity=Identity.generate())
     dealer = Dealer(host.gateway, host.identity, host.table.roster, timeout=1.0, log=log)
-    dealer.receipts = [[0, b"r" * 6000, b"s" * 64] for _ in range(6)]
+    dealer.delivered.receipts = [[0, b"r" * 6000, b"s" * 64] for _ in range(6)]
     dealer.append("step", r=0)
     kinds = [(unpack(e)["k"], "rc" in unpack(e)) for e, _sig in log.entries]
     assert kinds == [("note", True), ("step", False)]

@@ -405,3 +405,71 @@ async def test_a_rematch_asked_while_the_verdicts_come_in_begins_once_they_are_i
         task.cancel()
     finally:
         await host.close()
+
+
+class LostInTheCrash(Gateway):
+    """A gateway whose bytes to one seat stop arriving from a card drawn mid-round on: a host killed
+    just after its save, while the frames written to that seat were still in the kernel's buffer (a
+    socket closed with unread input is reset, and what it had to send is lost)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deaf_seat: int | None = None
+        """The seat whose frames are lost: the first delivered a card after the second move."""
+        self.lost_from = 0
+        """The log length when the first lost delivery was made."""
+
+    def send(self, seat: int, msg: dict[str, Any]) -> None:
+        game = self.table.game
+        if (self.deaf_seat is None and msg.get("type") == "deliver"
+                and game is not None and game.version >= 2):
+            peer = self._peer_of(seat)
+            assert peer is not None and self.table.dealer is not None
+            peer.writer.write = lambda data: None  # type: ignore[method-assign,assignment]
+            self.deaf_seat, self.lost_from = seat, len(self.table.dealer.log)
+        super().send(seat, msg)
+
+    def lose_everything(self) -> None:
+        """The host dies: nothing more reaches anyone."""
+        for peer in self.peers:
+            peer.writer.write = lambda data: None  # type: ignore[method-assign,assignment]
+
+
+async def test_a_player_whose_last_frames_the_crash_lost_is_dealt_them_again_on_resume(tmp_path: Path) -> None:
+    """The save is written before frames leave, so a player can be behind the save a host resumes from:
+    it is sent the log entries it missed and the deliveries that came with them (were the deliveries
+    lost, its hand would hold cards never delivered: a false alarm)."""
+    import shutil
+
+    save = tmp_path / "host.save"
+    host = await start_host(seats=3, bots=0, rounds=1, seed=11, save_path=str(save), gateway_class=LostInTheCrash,
+                            options={"target_score": 10_000})
+    gateway = host.gateway
+    assert isinstance(gateway, LostInTheCrash)
+    players = [BotClient(("127.0.0.1", host.port), f"L{i}", seed=i, reconnect_for=30) for i in range(3)]
+    game = asyncio.gather(*(p.run() for p in players))
+    resumed: Host | None = None
+    try:
+        await until(lambda: gateway.deaf_seat is not None, 30)
+        deaf = next(p for p in players if p.client.seat == gateway.deaf_seat)
+        await until(lambda: read_save(save)["fair"]["log_len"] >= gateway.lost_from)
+        assert read_save(save)["fair"]["log_len"] > len(deaf.client.ledger.entries)  # the save is ahead of it
+        crashed = tmp_path / "crashed"
+        crashed.mkdir()
+        for f in tmp_path.glob("host.save*"):
+            shutil.copy(f, crashed / f.name)
+        port = host.port
+        gateway.lose_everything()
+        await host.close()
+        resumed = Host.resume(str(crashed / "host.save"))
+        await resumed.start("127.0.0.1", port)
+        assert await asyncio.wait_for(game, GAME_BOUND) == [0, 0, 0]
+        for p in players:
+            assert p.client.fairness is None, p.client.fairness
+            assert [a["ok"] for a in p.client.audits] == [True], p.client.audits
+        kinds = [unpack(e)["k"] for e, _sig in resumed.dealer.log.entries]
+        assert not {"strike", "bench", "abort"} & set(kinds), kinds
+    finally:
+        game.cancel()
+        if resumed is not None:
+            await resumed.close()
