@@ -230,6 +230,10 @@ def selected_label(player: Player) -> str | None:
     return player.terminal.screen.display[where[0] - 2][where[1]:where[1] + 4].strip() if where else None
 
 
+YOUR_TURN = re.compile(r"▶ .*\(you\)")
+"""The players panel's row of the viewer, marked as the one to act."""
+
+
 def marker(player: Player) -> tuple[int, int] | None:
     """Where the ▲ marker under the chosen chip is (row, column)."""
     for y, line in enumerate(player.terminal.screen.display):
@@ -250,7 +254,10 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
         # Our move, whatever the phase: a bot may have opened with a Wild Draw Four on us, and
         # then the keys draw (or challenge) before any card can be played.
         mine = obs["current"] == seat and bool(obs["legal"]) and not obs["over"]
-        return obs if mine and "Your hand" in player.text() and hand_labels(player) == shown else None
+        # The screen must know it too: the turn's first update moves the selection to a playable card,
+        # and a key pressed before it would go one card too far.
+        told = YOUR_TURN.search(player.text()) is not None
+        return obs if mine and told and "Your hand" in player.text() and hand_labels(player) == shown else None
 
     for _ in range(30):
         obs = await player.wait(ready, what="our turn, drawn on the screen")
