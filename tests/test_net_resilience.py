@@ -11,7 +11,8 @@ from typing import Any
 import msgpack
 
 import core
-from net import BotClient, Client
+from net import BotClient, Client, HostConfig
+from net.dealer import Dealer
 from net.fair import unpack
 from net.gateway import Gateway
 from net.host import Host
@@ -473,3 +474,36 @@ async def test_a_player_whose_last_frames_the_crash_lost_is_dealt_them_again_on_
         game.cancel()
         if resumed is not None:
             await resumed.close()
+
+
+def test_what_a_round_owes_its_seats_survives_the_save() -> None:
+    """The deliveries, the receipts owed, taken and not yet logged, and the hand a challengeable play was
+    made from come back from the save as they were (a challenge or a receipt may come after a crash)."""
+    from net.commitments import entry_hash, pack as pack_message
+
+    host = Host(HostConfig(seats=2), identity=Identity.generate())
+    dealer = Dealer(host.gateway, host.identity, host.table.roster, timeout=1.0, game_id=b"g" * 16)
+    m1 = pack_message({"g": b"g" * 16, "r": 0, "seat": 1, "i": 3, "cards": []})
+    m2 = pack_message({"g": b"g" * 16, "r": 0, "seat": 1, "i": 5, "cards": []})
+    dealer.delivered.add(1, m1, b"s" * 64, [(0, 0, 4), (0, 0, 2)])
+    dealer.delivered.add(1, m2, b"t" * 64, [(0, 0, 9)])
+    assert dealer.delivered.receipt(1, b"rcpt", b"sig", {"x": entry_hash(m1), "cards": [[0, 0, 2], [0, 0, 4]]}) is None
+    dealer._w4 = {1: ("red", [4, 8, 15])}
+    saved = msgpack.unpackb(pack({"fair": dealer.to_save()}), raw=False, strict_map_key=False)["fair"]
+
+    again = Dealer(host.gateway, host.identity, host.table.roster, timeout=1.0, game_id=b"g" * 16)
+    again.restore(saved)
+    got = again.delivered
+    assert got.sent == {1: [(m1, b"s" * 64), (m2, b"t" * 64)]}
+    assert got.owed == {1: {entry_hash(m2): [(0, 0, 9)]}}
+    assert got.receipted == {1: {entry_hash(m1)}} and got.receipts == [[1, b"rcpt", b"sig"]]
+    assert again._w4 == {1: ("red", [4, 8, 15])}
+    # The receipt of the delivery still owed is taken; the one taken before the crash is not taken twice.
+    assert got.receipt(1, b"r2", b"sig", {"x": entry_hash(m2), "cards": [[0, 0, 9]]}) is None
+    assert got.receipt(1, b"r1", b"sig", {"x": entry_hash(m1), "cards": [[0, 0, 2], [0, 0, 4]]}) is None
+    assert [rc[1] for rc in got.take_receipts()] == [b"rcpt", b"r2"]
+    assert got.receipt(1, b"r3", b"sig", {"x": b"?" * 32, "cards": []}) == \
+        "a receipt for a delivery this seat was never sent"
+    # Resent to a reconnecting seat while the round is open; not once it is closed.
+    assert [msg["m"] for msg in got.resend(1, closed=-1)] == [m1, m2]
+    assert got.resend(1, closed=0) == [] and got.resend(0, closed=-1) == []
