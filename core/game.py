@@ -545,12 +545,19 @@ class Game(Acting, Piles, HandQueries, Needs):
         """A variant's own invariants, in words (see :meth:`inconsistencies`)."""
         return []
 
-    def restore(self, snapshot: dict[str, Any], *, source: DeckSource | None = None) -> None:
-        """Put this game back to ``snapshot`` (a :meth:`to_dict`), in place: whoever holds the
-        object sees the restored state. The deck source stays, unless ``source`` replaces it."""
-        if snapshot.get("variant") != self.variant:
-            raise ValueError(f"a {snapshot.get('variant')!r} snapshot cannot restore a {self.variant} game")
-        fresh = type(self).from_dict(snapshot, source=source if source is not None else self.source)
+    def restore(self, snapshot: "dict[str, Any] | Game", *, source: DeckSource | None = None) -> None:
+        """Put this game back to ``snapshot`` (a :meth:`to_dict`, or a :meth:`copy` of this game, five
+        times quicker to make and taken over as it is), in place: whoever holds the object sees the
+        restored state. The deck source stays, unless ``source`` replaces it."""
+        if isinstance(snapshot, Game):
+            if type(snapshot) is not type(self) or snapshot.variant != self.variant:
+                raise ValueError(f"a copy of a {snapshot.variant} game cannot restore a {self.variant} game")
+            fresh = snapshot
+            fresh.source = source if source is not None else self.source
+        else:
+            if snapshot.get("variant") != self.variant:
+                raise ValueError(f"a {snapshot.get('variant')!r} snapshot cannot restore a {self.variant} game")
+            fresh = type(self).from_dict(snapshot, source=source if source is not None else self.source)
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
 

@@ -452,7 +452,8 @@ def apply(g: Game, p: int, action: Action) -> list[Event]:
     s = g._slots
     assert s is not None
     claims = claims_of(g, p, action)
-    snapshot = None if s.probe else g.to_dict()
+    # A copy, not a to_dict: every peer of a sealed table makes every move on two games.
+    snapshot = None if s.probe else g.copy()
     settled, ahead = g._settled, g._ahead
     try:
         events = g._act(p, action)

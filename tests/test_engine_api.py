@@ -147,6 +147,30 @@ def test_restore_refuses_another_variants_snapshot():
     g = core.new_game("classic", 2, seed=1)
     with pytest.raises(ValueError):
         g.restore(core.new_game("nomercy", 2, seed=1).to_dict())
+    with pytest.raises(ValueError):
+        g.restore(core.new_game("nomercy", 2, seed=1).copy())
+
+
+@pytest.mark.parametrize("variant", core.VARIANTS)
+def test_a_copy_taken_before_moves_restores_the_game_in_place(variant):
+    """A :meth:`copy` is a snapshot too (the sealed engine's, before each move): restoring it puts
+    every part of the state back, whatever the moves changed in place."""
+    n = core.variant_class(variant).min_players + 1
+    g = core.new_game(variant, n, seed=7)
+    rng = random.Random(variant)
+    for _ in range(5):
+        g.apply(g.acting_order()[0], rng.choice(g.legal_actions(g.acting_order()[0])))
+    before, snap, source = g.to_dict(), g.copy(), g.source
+    for _ in range(40):
+        if g.over:
+            break
+        p = rng.choice(g.acting_order())
+        g.apply(p, rng.choice(g.legal_actions(p)))
+    assert g.to_dict() != before
+    held = g
+    g.restore(snap)
+    assert held is g and g.to_dict() == before and g.source is source
+    assert not g.inconsistencies()
 
 
 # -- the decision the game waits on ------------------------------------------------------------
