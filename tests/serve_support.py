@@ -234,6 +234,14 @@ YOUR_TURN = re.compile(r"▶ .*\(you\)")
 """The players panel's row of the viewer, marked as the one to act."""
 
 
+def shows_piles(text: str, obs: dict[str, Any]) -> bool:
+    """Whether the piles on the screen count what ``obs`` counts (where the screen has room for them)."""
+    discards = re.search(r"Discards: (\d+)", text)
+    left = re.search(r"(\d+) left", text)
+    return (discards is None or int(discards[1]) == len(obs["discard"])) and \
+        (left is None or int(left[1]) == obs["draw_count"])
+
+
 def marker(player: Player) -> tuple[int, int] | None:
     """Where the ▲ marker under the chosen chip is (row, column)."""
     for y, line in enumerate(player.terminal.screen.display):
@@ -254,10 +262,12 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
         # Our move, whatever the phase: a bot may have opened with a Wild Draw Four on us, and
         # then the keys draw (or challenge) before any card can be played.
         mine = obs["current"] == seat and bool(obs["legal"]) and not obs["over"]
-        # The screen must know it too: the turn's first update moves the selection to a playable card,
-        # and a key pressed before it would go one card too far.
-        told = YOUR_TURN.search(player.text()) is not None
-        return obs if mine and told and "Your hand" in player.text() and hand_labels(player) == shown else None
+        # The screen must be at this state too: the turn's first update moves the selection to a
+        # playable card, and a key pressed before it would go one card too far. (A screen still at
+        # an earlier decision of ours, answering a Wild Draw Four, shows our turn and our hand.)
+        text = player.text()
+        told = YOUR_TURN.search(text) is not None and shows_piles(text, obs)
+        return obs if mine and told and "Your hand" in text and hand_labels(player) == shown else None
 
     for _ in range(30):
         obs = await player.wait(ready, what="our turn, drawn on the screen")
