@@ -115,7 +115,17 @@ def digest(tag: bytes, *parts: bytes) -> bytes:
 
 def hash_scalar(tag: bytes, *parts: bytes) -> bytes:
     """A scalar from :func:`digest` (Fiat-Shamir challenges, derived keys)."""
-    return _s.crypto_core_ed25519_scalar_reduce(digest(tag, *parts))
+    out = _ffi.new("unsigned char[32]")
+    _lib.crypto_core_ed25519_scalar_reduce(out, digest(tag, *parts))  # (a digest is 64 bytes)
+    return _ffi.buffer(out)[:]
+
+
+# The scalar operations a sealed table makes by the ten thousand call libsodium directly, as
+# :func:`mul` does: PyNaCl's wrappers spend four times libsodium's own time checking lengths.
+def _scalars(*xs: object) -> None:
+    for x in xs:
+        if type(x) is not bytes or len(x) != 32:
+            raise BadScalar("a scalar is 32 bytes")
 
 
 def sadd(a: bytes, b: bytes) -> bytes:
@@ -127,11 +137,18 @@ def ssub(a: bytes, b: bytes) -> bytes:
 
 
 def smul(a: bytes, b: bytes) -> bytes:
-    return _s.crypto_core_ed25519_scalar_mul(a, b)
+    _scalars(a, b)
+    out = _ffi.new("unsigned char[32]")
+    _lib.crypto_core_ed25519_scalar_mul(out, a, b)
+    return _ffi.buffer(out)[:]
 
 
 def sinv(a: bytes) -> bytes:
-    return _s.crypto_core_ed25519_scalar_invert(a)
+    _scalars(a)
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_core_ed25519_scalar_invert(out, a) != 0:
+        raise BadScalar("zero has no inverse")
+    return _ffi.buffer(out)[:]
 
 
 # -- points ----------------------------------------------------------------------------------
@@ -163,10 +180,11 @@ def mul(k: bytes, p: bytes) -> bytes:
 
 def base(k: bytes) -> bytes:
     """``k * G``."""
-    try:
-        return _s.crypto_scalarmult_ed25519_base_noclamp(k)
-    except (_e.RuntimeError, _e.TypeError, _e.ValueError, TypeError) as ex:
-        raise BadScalar(f"cannot multiply the base point: {ex}") from None
+    _scalars(k)
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_scalarmult_ed25519_base_noclamp(out, k) != 0:
+        raise BadScalar("cannot multiply the base point: a zero scalar")
+    return _ffi.buffer(out)[:]
 
 
 def add(p: bytes, q: bytes) -> bytes:
