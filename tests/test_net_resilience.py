@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 
 import core
 from net import BotClient, Client, HostConfig
 from net.dealer import Dealer
-from net.fair import unpack
+from net.fair import Unfair, unpack
 from net.gateway import Gateway
 from net.host import Host
 from net.identity import Identity
@@ -507,3 +508,21 @@ def test_what_a_round_owes_its_seats_survives_the_save() -> None:
     # Resent to a reconnecting seat while the round is open; not once it is closed.
     assert [msg["m"] for msg in got.resend(1, closed=-1)] == [m1, m2]
     assert got.resend(1, closed=0) == [] and got.resend(0, closed=-1) == []
+
+
+def test_a_delivery_of_a_round_already_audited_is_taken_as_a_resend() -> None:
+    """A delivery of a round this client has audited is one it held (the audit then lets go of the
+    round's deliveries): nothing to take, nothing to receipt, no alarm."""
+    from net.commitments import TAG_DELIVER, pack as pack_message
+    from net.ledger import Ledger
+
+    host = Identity.generate()
+    ledger = Ledger(host.public, seat=1)
+    ledger.game_id, ledger.round = b"g" * 16, 0
+    m = pack_message({"g": b"g" * 16, "r": 0, "seat": 1, "i": 4, "cards": [[0, 0, 3, 9, b"s" * 16, 12]]})
+    sig = host.sign(TAG_DELIVER, m)
+    with pytest.raises(Unfair):  # in a round still open it is checked: here the table never drew it
+        ledger.add_delivery(m, sig)
+    ledger.deliveries.clear()
+    ledger.audited.append(0)
+    assert ledger.add_delivery(m, sig) == [] and ledger.deliveries == [] and ledger.mine == {}
