@@ -159,6 +159,27 @@ def test_a_share_is_bound_to_its_slot_and_epoch() -> None:
     assert caught.value.code == "share"
 
 
+def test_a_public_opening_tries_the_keys_together_and_names_a_bad_one_when_they_fail() -> None:
+    """The keys of a card shown are tried together first: keys with the right product open it to its
+    own card (never to another: that needs a logarithm nobody knows); keys that open it to no card
+    are then checked one by one, and the bad one's author is named."""
+    r = SimRound(3, 20)
+    ep = r.epoch()
+    shares = [it for p in r.parts for it in p.public_shares([(0, 4)])]
+    card = open_public(ep, 4, shares)
+    c = g.random_scalar()
+    moved = [share_item(0, 4, 0, g.smul(shares[0][3], c)), share_item(0, 4, 1, g.smul(shares[1][3], g.sinv(c))),
+             shares[2]]
+    assert open_public(ep, 4, moved) == card  # the same product: the same card
+    bad = [shares[0], share_item(0, 4, 1, g.smul(shares[1][3], c)), shares[2]]
+    with pytest.raises(Fault) as caught:
+        open_public(ep, 4, bad)
+    assert caught.value.code == "share" and caught.value.culprit == 1
+    with pytest.raises(Fault) as caught:  # a zero key: no product to try, the same answer
+        open_public(ep, 4, [shares[0], share_item(0, 4, 1, bytes(32)), shares[2]])
+    assert caught.value.code == "share" and caught.value.culprit == 1
+
+
 # -- cheating doubles ---------------------------------------------------------------------------
 def test_a_rogue_key_without_its_logarithm_is_refused_at_once() -> None:
     game = secrets.token_bytes(16)
