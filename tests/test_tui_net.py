@@ -464,8 +464,9 @@ async def test_players_and_spectators_are_told_the_host_closed_the_table_and_sto
             await watcher.connect()
             await pilot.press("r")
             await until(pilot, lambda: at_table(app), what="the table")
-            await until(pilot, lambda: app.session.observation()["current"] == app.session.me, what="Ann's turn")
-            assert "Your turn" in shown(app.table.query_one("#status"))
+            # (The session has the update a moment before the status line is drawn from it.)
+            await until(pilot, lambda: app.session.observation()["current"] == app.session.me
+                        and "Your turn" in shown(app.table.query_one("#status")), what="Ann's turn, on the screen")
             await host.close("the host has left the table")
             await until(pilot, lambda: "the host closed the table" in shown(app.table.query_one("#net-bar")))
             assert not app.table.query_one("#status").display  # no "Your turn." under a closed table
