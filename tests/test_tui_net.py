@@ -365,8 +365,8 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
             await pilot.press("s")  # seats are open: the host is told why not
             await until(pilot, lambda: any("every seat needs" in m.lower() for m in notifications(app)))
             await pilot.press("b")
-            await until(pilot, lambda: all(s["kind"] != "open" for s in app.session.lobby["seats"]))
-            assert "s starts" in shown(screen.query_one("#lobby-status"))
+            await until(pilot, lambda: all(s["kind"] != "open" for s in app.session.lobby["seats"])
+                        and "s starts" in shown(screen.query_one("#lobby-status")), what="the seats filled, on the screen")
             watcher = Client(("127.0.0.1", host.port), "Eve", spectate=True)
             await watcher.connect()
             await pilot.press("s")
