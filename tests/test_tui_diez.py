@@ -537,3 +537,13 @@ async def test_the_log_tells_the_deal_before_a_bot_that_begins_moves() -> None:
         await settle(pilot, app)
         lines = [line for line in log_text(app).splitlines() if line.strip()]
         assert "Round 1" in lines[0] and any("Ben plays" in line for line in lines[1:]), lines
+
+
+def test_the_status_line_of_a_sealed_white_card_step_names_no_token() -> None:
+    """A sealed table's White-card step says with ``token: True`` that a token comes with the draw
+    (a bool, not a token's name): the status line is drawn all the same (it raised once)."""
+    g = core.new_game("diez", 3, seed=2)
+    obs = g.observation(0)
+    obs["step"] = {"op": "white", "who": 0, "seen": [], "card": None, "token": True}
+    line = status_line(obs, g.names, True)
+    assert isinstance(line, str) and line

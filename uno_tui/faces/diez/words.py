@@ -233,7 +233,7 @@ def prompt_title(obs: Obs, names: Sequence[str]) -> str:
     top = piles[i]["top"] if isinstance(i, int) and i < len(piles) else obs.get("top")
     text = PROMPTS.get(op, "Choose")
     return text.format(card=card_name(top) if top else "card", by=_who(step.get("who"), names, me).title(),
-                       token=token_name(step.get("token") or "?"))
+                       token=token_name(token if isinstance(token := step.get("token"), str) else "?"))
 
 
 def prompt_note(obs: Obs) -> str:
