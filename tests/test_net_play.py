@@ -18,7 +18,8 @@ from net_support import GAME_BOUND, next_message
 
 
 async def test_bot_clients_play_whole_rounds() -> None:
-    host = await start_host(seats=4, bots=1, rounds=2, seed=11)
+    # A target no two rounds reach (one round can score 500: the deal is fresh every match).
+    host = await start_host(seats=4, bots=1, rounds=2, seed=11, options={"target_score": 100_000})
     try:
         bots = [BotClient(("127.0.0.1", host.port), f"B{i}", seed=i) for i in range(3)]
         rcs = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_BOUND)
