@@ -76,6 +76,7 @@ class Ledger(Duties, Replay):
         self.peer_blobs: list[tuple[int | None, bytes, bytes, int]] = []
         self.replay: core.Game | None = None
         self.audited: list[int] = []
+        """The rounds of this match audited already (a delivery of one is a resend)."""
         self.matches = 0
         # What the log says about the seats (see the ``match``, ``away``, ``strike`` entries).
         self.timer: float | None = None
@@ -332,6 +333,7 @@ class Ledger(Duties, Replay):
         self.open_attempts.clear()
         self.verdicts.clear()
         self.closed_round = None
+        self.audited = []  # a match's rounds count from 0 again: its round 0 is not the last match's
         self.matches += 1
 
     def _new_round(self, r: int) -> None:

@@ -105,7 +105,8 @@ class Terminal:
                                      f"{self.plain()[-600:]})")
             self.changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), left)
+                # A condition on the host's state may turn true with no change on the screen: look again.
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.1))
 
 
 class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[misc]
@@ -305,5 +306,6 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
             held = {c["id"] for c in host.game.observation(seat)["hand"]}
             return next((c for c in obs["hand"] if c["id"] in alike - held), None)
 
-        return await until(played, "the card to be played")  # (the host's state: the screen may be still by then)
+        # (The host's state; the wait shows the screen if it times out.)
+        return await player.wait(played, what=f"the card to be played ({label}, by enter)")
     raise AssertionError("never had a card to play")

@@ -409,6 +409,33 @@ async def test_a_rematch_asked_while_the_verdicts_come_in_begins_once_they_are_i
         await host.close()
 
 
+async def test_a_player_back_after_the_rematch_was_dealt_holds_its_new_hand_with_no_alarm() -> None:
+    """A player whose client hung up at the match's end comes back once the rematch is dealt: its
+    new client checks the whole log, the last match's rounds first, then takes the rematch's round 1
+    deliveries (the rounds of a match count from 0 again: an audited round 1 of the last match is
+    not the rematch's)."""
+    me = Identity.generate()
+    host = await start_host(seats=2, bots=1, seed=5, options={"target_score": 1}, grace=30)
+    try:
+        first = BotClient(("127.0.0.1", host.port), "Ann", seed=1, identity=me, delay=0.0)
+        assert await asyncio.wait_for(first.run(), GAME_BOUND) == 0  # the match, to its end
+        assert first.client.fairness is None
+        seat, token = first.client.seat, first.client.token
+        assert seat is not None and token is not None
+        host.rematch()
+        await until(lambda: host.table.match == 1 and host.game is not None and host.game.version >= 1, 30)
+        back = Client(("127.0.0.1", host.port), "Ann", identity=me, token=token, reconnect=False)
+        await back.connect()
+        update = await next_message(back, "update", lambda m: m["obs"]["hand"])
+        assert update["obs"]["round"] == 0 and update["obs"]["scores"] == [0, 0]
+        await until(lambda: back.ledger is not None and back.ledger.matches == 2
+                    and set(back.ledger.mine) >= {c["id"] for c in back.observation["hand"]}, 10)
+        assert back.fairness is None
+        await back.close()
+    finally:
+        await host.close()
+
+
 class LostInTheCrash(Gateway):
     """A gateway whose bytes to one seat stop arriving from a card drawn mid-round on: a host killed
     just after its save, while the frames written to that seat were still in the kernel's buffer (a

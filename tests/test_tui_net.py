@@ -346,6 +346,19 @@ def hosting_app(seed: int, **config: Any) -> tuple[Any, NetApp]:
                         browse=None)
 
 
+def where_things_are(host: Any, app: NetApp, *tasks: asyncio.Future[Any]) -> str:
+    """For a timed-out wait: the host's phase and game, what the app shows, and how the tasks ended."""
+    game = host.game
+    obs = app.client.observation if app.client is not None else None
+    parts = [f"host {host.phase}, match {host.match}",
+             f"game round {game.round} version {game.version} to act {game.to_act()} over {game.over}" if game else "no game",
+             f"screen {type(app.screen).__name__} (stack {[type(s).__name__ for s in app.screen_stack]})",
+             f"client obs version {obs['version']} over {obs['over']}" if obs else "no client observation",
+             f"log tail {log_text(app.table)[-200:]!r}" if app.table is not None else "no table"]
+    parts += [f"task {'done: ' + repr(t.exception()) if t.done() else 'running'}" for t in tasks]
+    return "; ".join(parts)
+
+
 async def in_lobby(pilot: Pilot, app: NetApp) -> None:
     await until(pilot, lambda: app.session is not None and app.session.lobby is not None, what="the lobby")
 
@@ -404,7 +417,8 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             # The host's phase turns "finished" as it ends the match, which may come after this
             # screen has the round's last update: wait for both.
             await until(pilot, lambda: app.table is not None and app.client.observation is not None
-                        and app.session.observation()["over"] and host.phase == "finished", what="the end of the match")
+                        and app.session.observation()["over"] and host.phase == "finished",
+                        what=lambda: "the end of the match; " + where_things_are(host, app, bot_run))
             assert app.session.observation()["match_over"]
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
             # "r" at once, as a host does: the rematch is dealt while the host's screen is still
@@ -412,7 +426,8 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             # gets the rematch's heading all the same).
             await pilot.press("r")
             # (The timer plays the rematch's turns for the host too: it may be over again soon.)
-            await until(pilot, lambda: "New match · Round 1" in log_text(app.table), what="the rematch")
+            await until(pilot, lambda: "New match · Round 1" in log_text(app.table),
+                        what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
             assert host.match == 1 and host.game is not None and host.game.round == 0
             await asyncio.wait_for(bot_run, 0.1) if bot_run.done() else None
     finally:
