@@ -244,6 +244,8 @@ class FairPlayer:
             if ep is None or ep.aborted or ep.pi is not None:
                 continue
             what = act[0]
+            if what in ("seed", "ack") and act[3] != (ep.root if what == "seed" else ep.set_hash):
+                continue  # asked in an earlier match: its epochs are numbered from 0 again
             mine = self._my_commit.get((gid, ep.e, ep.a))
             if what == "seed" and ep.set_hash is None:
                 self._fair_act(act)

@@ -436,6 +436,60 @@ async def test_a_player_back_after_the_rematch_was_dealt_holds_its_new_hand_with
         await host.close()
 
 
+class SeedRecorder(Client):
+    """An honest client that notes the seeds it sends rather than sending them (no link is up)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seeds: list[dict[str, Any]] = []
+
+    def _fair_send(self, kind: str, **fields: Any) -> None:
+        if kind == "seed":
+            self.seeds.append(fields)
+
+
+async def test_a_seed_owed_in_the_last_match_is_not_sent_for_the_rematch_epoch_of_the_same_number() -> None:
+    """A client catching up on the whole log holds the seeds the log asked of it and sends, at the
+    end, only those still wanted. The rematch numbers its epochs from 0 again: the last match's
+    epoch 0, asked of this seat, is not the rematch's epoch 0 (the host refused such a seed, made
+    against the last match's deck root, and struck the player: a loaded run of the TUI's rematch)."""
+    from net.commitments import entry_hash
+    from net.fair import unpack as unpack_entry
+    from net.ledger import Ledger
+
+    me = Identity.generate()
+    host = await start_host(seats=2, bots=1, seed=5, options={"target_score": 1}, grace=30)
+    try:
+        first = BotClient(("127.0.0.1", host.port), "Ann", seed=1, identity=me, delay=0.0)
+        assert await asyncio.wait_for(first.run(), GAME_BOUND) == 0
+        seat, token = first.client.seat, first.client.token
+        host.rematch()
+
+        def logged() -> list[str]:
+            dealer = host.table.dealer
+            return [] if dealer is None else [unpack_entry(m).get("k") for m, _ in dealer.log.entries]
+
+        await until(lambda: logged().count("match") == 2 and logged()[-1] != "match", 30)  # the rematch's deal began
+        assert host.table.dealer is not None
+        entries = list(host.table.dealer.log.entries)
+        kinds = [unpack_entry(m).get("k") for m, _ in entries]
+        rematch = [i for i, k in enumerate(kinds) if k == "match"][1]
+        upto = kinds.index("commit", rematch) + 1  # the rematch's first epoch, its seeds not all in yet
+
+        back = SeedRecorder(("127.0.0.1", host.port), "Ann", identity=me, token=token, reconnect=False)
+        back.seat, back._host_words = seat, "the host"
+        back.ledger = Ledger(host.identity.public, seat=seat, me=me.public, defer_signatures=True)
+        back._fair_message({"type": "sync", "len": upto, "head": entry_hash(entries[upto - 1][0])})
+        for m, sig in entries[:upto]:
+            back._fair_message({"type": "log", "e": m, "sig": sig})
+        assert back.fairness is None
+        ep = back.ledger.epochs[(0, 0)]
+        assert all(sent["root"] == ep.root for sent in back.seeds), "a seed for the last match's epoch 0"
+        assert bool(back.seeds) == (seat in ep.parts)
+    finally:
+        await host.close()
+
+
 class LostInTheCrash(Gateway):
     """A gateway whose bytes to one seat stop arriving from a card drawn mid-round on: a host killed
     just after its save, while the frames written to that seat were still in the kernel's buffer (a
