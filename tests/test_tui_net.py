@@ -50,7 +50,9 @@ def shown(widget: Any) -> str:
 
 
 def log_text(screen: NetTableScreen) -> str:
-    return "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
+    """Every line the table's log holds (its entries: the rendered lines of a screen that is not on
+    top, under a round's summary, may wait for it to be shown again)."""
+    return "\n".join(text.plain for text in screen.query_one(GameLog).entries)
 
 
 async def select(pilot: Pilot, hand: HandView, card_id: int) -> None:
@@ -415,10 +417,19 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             await until(pilot, lambda: host.can_start(), what="Rob seated")
             await pilot.press("s")
             # The host's phase turns "finished" as it ends the match, which may come after this
-            # screen has the round's last update: wait for both.
-            await until(pilot, lambda: app.table is not None and app.client.observation is not None
-                        and app.session.observation()["over"] and host.phase == "finished",
-                        what=lambda: "the end of the match; " + where_things_are(host, app, bot_run))
+            # screen has the round's last update: wait for both. (A round won with 0 points, every
+            # card left a zero, does not reach the target: the host deals on.)
+            for _ in range(10):
+                await until(pilot, lambda: app.table is not None and app.client.observation is not None
+                            and app.session.observation()["over"] and host.game is not None and host.game.over
+                            and (host.phase == "finished" or not host.game.match_over),
+                            what=lambda: "the end of a round; " + where_things_are(host, app, bot_run))
+                if host.phase == "finished":
+                    break
+                played = host.game.round
+                await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
+                await pilot.press("n")
+                await until(pilot, lambda: host.game is not None and host.game.round > played, what="the next round")
             assert app.session.observation()["match_over"]
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
             # "r" at once, as a host does: the rematch is dealt while the host's screen is still
