@@ -63,22 +63,51 @@ class LockSpoiler(Participant):
     """A lock pass that puts another value in one slot of every epoch (a copy from a later locker
     is such a value: the earlier lockers' keys differ from slot to slot)."""
 
+    slots = (0,)
+    """The slots spoilt."""
+
     def shuffle(self, e: int) -> Any:
         p = super().shuffle(e)
         if p.kind != "lock":
             return p
         deck = list(p.deck)
-        deck[0] = deck[1]
+        for s in (s for s in self.slots if s < len(deck)):
+            deck[s] = deck[(s + 1) % len(deck)]
         return type(p)("lock", p.author, deck, K=p.K)
 
 
-def test_a_lock_pass_that_spoils_a_slot_is_caught() -> None:
+class DealSpoiler(LockSpoiler):
+    """Spoils every slot (each holds the next one's value): the first card dealt opens to no card."""
+
+    slots = range(10_000)
+
+
+def test_a_lock_pass_that_spoils_a_slot_is_caught_and_named() -> None:
     """Caught when the slot is opened (it opens to no card: every key of it was checked, so a
-    pass made it), or by the round's audit, which names the pass's author. The first is not
-    named: naming it would take every participant's secrets opened after the alarm."""
-    host, peers = play("classic", 3, 2, client_classes={2: peer_with(LockSpoiler)})
+    pass made it): the round is void, every participant opens its round secret at once, and the
+    audit names the pass's author. (Or at the round's end, by the same audit.)"""
+    for spoiler in (LockSpoiler, DealSpoiler):  # a slot seldom opened in the round; every slot
+        host, peers = play("classic", 3, 2, client_classes={2: peer_with(spoiler)})
+        for a in alarms(host, peers):
+            assert (a.fault.code, a.fault.culprit) == ("substitution", 2), (spoiler, a)
+
+
+class FalseAlarm(SealedPeer):
+    """A client that says, a few moves in, that a slot opened to it to no card (none did)."""
+
+    def choose(self, p: int) -> Action | None:
+        if len(self.moves) >= 4 and not getattr(self, "cried", False):
+            self.cried = True
+            self.send({"k": "salarm", "r": self.round, "code": "card", "culprit": None,
+                       "reason": "slot 3 of epoch 0 opens to no card"})
+        return super().choose(p)
+
+
+def test_a_false_alarm_of_a_slot_opening_to_no_card_names_its_author() -> None:
+    """Every participant opens its round secret, the passes made again are sound: the alarm was false."""
+    host, peers = play("classic", 3, 2, client_classes={1: FalseAlarm})
     for a in alarms(host, peers):
-        assert (a.fault.code, a.fault.culprit) in (("card", None), ("substitution", 2)), a
+        assert (a.fault.code, a.fault.culprit) == ("accusation", 1), a
 
 
 class BadSharer(Participant):

@@ -17,8 +17,8 @@ class Fault(NetError, ValueError):
     * ``share``: a decryption share whose Chaum-Pedersen proof fails;
     * ``envelope``: shares sent privately that are not signed by their sender, not meant for
       this recipient or epoch, or that do not open;
-    * ``card``: a slot whose proven shares open to no card of the epoch (some pass was bad;
-      the round's audit names it);
+    * ``card``: a slot whose proven shares open to no card of the epoch (some pass was bad:
+      every participant opens its round secret at once, and the audit names it);
     * ``substitution``: the audit found a pass whose output is not its input's cards, reordered;
     * ``withheld``: a participant did not open its round secret at the end of the round;
     * ``reveal``: an opened round secret that does not match the key announced with it;

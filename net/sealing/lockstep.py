@@ -160,7 +160,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
             raise Alarm(Fault("protocol", "a log entry that is not a map", author))
         if body.get("k") == "salarm":
             raise Alarm(Fault(str(body.get("code")), f"participant {author} says: {body.get('reason')}",
-                              body.get("culprit")), told=True)
+                              body.get("culprit")), told=True, by=author)
         if body.get("k") == "saccuse":
             raise Alarm(self._accusation(author, body), told=True)
         if body.get("k") == "svoid":  # the host's word that a participant left for good (relay.py)
@@ -212,19 +212,30 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
                 self._check_signatures()  # an entry whose signature waited and fails is the first fault
                 raise
         except Fault as f:
-            self._raise_alarm(Alarm(f))
+            alarm = Alarm(f)
         except Alarm as a:
-            self._raise_alarm(a)
+            alarm = a
         except (ValueError, KeyError, TypeError, IndexError, core.IllegalAction) as e:
             # Something in the log this peer could not follow (a face that contradicts what it
             # knows, a malformed field): the table is told, without a culprit it cannot prove.
-            self._raise_alarm(Alarm(Fault("protocol", f"this peer cannot follow the log: {e!r}")))
+            alarm = Alarm(Fault("protocol", f"this peer cannot follow the log: {e!r}"))
+        else:
+            return
+        if self._unnamed_card(alarm):
+            self._tell_alarm(alarm)
+            alarm = await self._name_by_audit(alarm)
+        self._raise_alarm(alarm)
 
-    def _raise_alarm(self, a: Alarm) -> None:
-        self.alarm = a
+    def _tell_alarm(self, a: Alarm) -> None:
+        """Log the alarm (``salarm``), once, unless it came from the log."""
         if self.pid is not None and not a.told:
             f = a.fault
             self.send({"k": "salarm", "r": self.round, "code": f.code, "culprit": f.culprit, "reason": str(f)})
+            a.told = True
+
+    def _raise_alarm(self, a: Alarm) -> None:
+        self.alarm = a
+        self._tell_alarm(a)
         raise a
 
     async def _run(self) -> None:

@@ -3,12 +3,13 @@ verdicts signed; and the check of an accusation (a part of :class:`net.sealing.S
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, Iterable
 
 import core
 
 from ..sealed import Envelope, Epoch, Fault, Reveal, RoundKeys, RoundSecret, audit_round, verify_accusation
-from .signed import Alarm
+from .signed import Alarm, Voided
 
 
 class RoundEnd:
@@ -31,6 +32,9 @@ class RoundEnd:
     verdicts: list[dict[str, Any]]
     reveal_timeout: float
 
+    secret_opened: int | None = None
+    """The round whose secret this peer has opened (``sreveal``), once."""
+
     if TYPE_CHECKING:  # the peer's (see net.sealing.lockstep)
         @property
         def pids(self) -> list[int]: ...
@@ -44,6 +48,10 @@ class RoundEnd:
 
         async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
                        missing: str = "protocol") -> dict[int, dict[str, Any]]: ...
+
+        async def _entry(self) -> tuple[int, dict[str, Any]]: ...
+
+        waiting_on: set[int]
 
     def _accusation(self, accuser: int, body: dict[str, Any]) -> Fault:
         """Check an accusation (the opened, signed body of an envelope sent to the accuser): the
@@ -60,19 +68,27 @@ class RoundEnd:
         proven = verify_accusation(self.keys, sender, opened, sig, bad)
         return proven or Fault("accusation", f"an accusation against {sender} that proves nothing", accuser)
 
-    async def _end_round(self) -> None:
-        g = self.game
-        assert g is not None
-        if self.secret is not None:
+    def _open_secret(self) -> None:
+        """Open this participant's round secret to the table (``sreveal``), once a round."""
+        if self.secret is not None and self.secret_opened != self.round:
+            self.secret_opened = self.round
             self.send({"k": "sreveal", "r": self.round, "rv": self.secret.reveal().to_wire()})
-        got = await self.take("sreveal", self.pids, deadline=self.reveal_timeout, missing="withheld")
+
+    def _reveals(self, got: dict[int, dict[str, Any]]) -> list[Reveal]:
         reveals = []
         for author, body in got.items():
             rv = Reveal.from_wire(body.get("rv"))
             if rv.pid != author:
                 raise Alarm(Fault("reveal", "a seed opened in another's name", author))
             reveals.append(rv)
-        result = audit_round(self.keys, self.epochs, reveals, self.envelopes)
+        return reveals
+
+    async def _end_round(self) -> None:
+        g = self.game
+        assert g is not None
+        self._open_secret()
+        got = await self.take("sreveal", self.pids, deadline=self.reveal_timeout, missing="withheld")
+        result = audit_round(self.keys, self.epochs, self._reveals(got), self.envelopes)
         self.results.append(result)
         faces = {h: self.deck[h] for h in range(self._size())}
         for (e, s), h in self.handle_of.items():
@@ -85,3 +101,48 @@ class RoundEnd:
             self.send(verdict)
         for author, body in (await self.take("sverdict", self.pids)).items():
             self.verdicts.append({"from": author, "r": body.get("r"), "ok": body.get("ok"), "false": body.get("false")})
+
+    # -- a slot that opened to no card ----------------------------------------------------------------
+    def _unnamed_card(self, alarm: Alarm) -> bool:
+        """A slot opened to no card, every key of it checked (this peer's finding, or another's
+        ``salarm``): some pass put another value in it, and only the passes made again can say whose."""
+        return (alarm.fault.code == "card" and alarm.fault.culprit is None and not isinstance(alarm, Voided)
+                and getattr(self, "keys", None) is not None and bool(self.epochs))
+
+    async def _name_by_audit(self, alarm: Alarm) -> Alarm:
+        """The round is void: every participant opens its round secret now, as at the round's end, and
+        every peer makes every pass again. The audit names the pass's author (``substitution``); one
+        who withholds its secret is named for that (``withheld``). If every pass is sound, the alarm
+        was false: its author is named (``accusation``). Moves and alarms still in the log are passed
+        over (another peer may have found the same slot)."""
+        self._open_secret()
+        want, got = set(self.pids), {}
+        self.waiting_on = want
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.reveal_timeout
+        try:
+            while want:
+                try:
+                    author, body = await asyncio.wait_for(self._entry(), max(0.0, until - loop.time()))
+                except asyncio.TimeoutError:
+                    late = sorted(want)
+                    return Alarm(Fault("withheld", f"participants {late} did not open their round secret "
+                                                   "after a slot opened to no card", late[0]), told=True)
+                except Voided as v:
+                    return v
+                except Alarm as a:
+                    if a.told:
+                        continue  # another peer's alarm, logged: the audit answers it too
+                    return a
+                if body.get("k") == "sreveal" and author in want and body.get("r") == self.round:
+                    want.discard(author)
+                    got[author] = body
+            audit_round(self.keys, [ep for ep in self.epochs if ep.done], self._reveals(got), self.envelopes)
+        except Fault as f:
+            return Alarm(f, told=True)
+        except Alarm as a:
+            return a
+        if alarm.by is not None:
+            return Alarm(Fault("accusation", f"participant {alarm.by} said a slot opened to no card, but every "
+                                             "pass made again is sound", alarm.by), told=True)
+        return alarm

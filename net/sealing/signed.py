@@ -16,9 +16,11 @@ TAG = b"uno-tui/sealed/v1 "
 class Alarm(Exception):
     """A check of the sealed table failed: ``fault`` names the kind and, when it can, the culprit."""
 
-    def __init__(self, fault: Fault, told: bool = False) -> None:
+    def __init__(self, fault: Fault, told: bool = False, by: int | None = None) -> None:
         self.told = told
         """Whether the table knows already (the alarm came from the log): not told again."""
+        self.by = by
+        """The participant whose ``salarm`` this is, when it came from the log."""
         super().__init__(f"{fault.code}: {fault}" + (f" (participant {fault.culprit})" if fault.culprit is not None
                                                       else ""))
         self.fault = fault
