@@ -121,6 +121,11 @@ class SeatWatch:
                host: str, lobby: dict[str, Any] | None, notes: list[dict[str, Any]],
                evidence: list[tuple[int, bytes, bytes]]) -> None:
         k = d.get("k")
+        if k == "match":
+            # A match numbers its epochs and rounds from 0 again: an answer sent in the last one
+            # is no evidence about this one's.
+            self._asked.clear()
+            self.answers.clear()
         if k == "match" and lobby is not None:
             self._check_keys(ledger, lobby, host)
         elif k == "step" and d.get("seat") == seat and d.get("auto"):

@@ -451,3 +451,21 @@ async def test_a_strike_refusing_a_good_answer_is_named_a_host_fraud() -> None:
             assert "for a reveal that is good: a false accusation" in b.client.fairness["reason"]
     finally:
         await host.close()
+
+
+def test_an_answer_sent_in_the_last_match_is_no_evidence_against_a_strike_in_the_next() -> None:
+    """A rematch numbers its epochs from 0 again: the seed this seat sent for the last match's
+    epoch 0 does not answer the host's word that it missed the rematch's (the client would
+    otherwise say, loudly, that the host struck it for an answer it sent)."""
+    from net.ledger import Ledger
+    from net.watch import SeatWatch
+
+    watch, ledger = SeatWatch(), Ledger(b"h" * 32, seat=1)
+    missed = {"k": "abort", "missing": [1], "stage": "commit", "e": 0, "a": 0}
+    watch.asked(("seed", 0, 0), 1.0)
+    watch.sent({"k": "seed", "e": 0, "a": 0}, b"m", b"sig", 1.2)
+    notes, evidence, failed = watch.entry(missed, 5, True, 2.0, ledger, 1, "the host")
+    assert evidence == [(5, b"m", b"sig")] and notes[0]["evidence"] and failed is None  # this match: evidence
+    watch.entry({"k": "match"}, 9, True, 3.0, ledger, 1, "the host")
+    notes, evidence, failed = watch.entry(missed, 12, True, 4.0, ledger, 1, "the host")
+    assert evidence == [] and notes[0]["evidence"] is False and failed is None
