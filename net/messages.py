@@ -284,6 +284,11 @@ def validate_signed(d: Any) -> tuple[dict[str, Any], Action | None]:
             action = check_action(Action.from_dict(d["act"]))
         except ValueError as e:
             raise MessageError("bad_action", f"intent: {e}") from None
+        if action.to_dict() != d["act"]:
+            # The log holds the action as the host read it, and every audit holds it to the signed
+            # intent: another spelling of it (an empty field spelt out) would frame the host.
+            raise MessageError("bad_action", "intent: the action is not in its written form "
+                                             "(no empty fields: {'kind': ..., 'card': ..., ...})")
     elif kind == "rcpt":
         for item in d["cards"]:
             if not (isinstance(item, list) and len(item) == 3

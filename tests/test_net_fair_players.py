@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from core import Action
 from net import BotClient, Client, HostConfig
 from net.commands import _Printer
 from net.dealer import Dealer
@@ -87,6 +88,40 @@ async def test_a_player_cannot_frame_the_host(cls: type[Client], stage: str) -> 
         assert unpack(strikes[0]["m"])["seat"] == seat  # the refused answer is the strike's evidence
         for b in honest:
             assert verified(b.client, 1), (b.client.fairness, b.client.audits)  # no accusation of the host
+        assert host.audits and all(a["ok"] for a in host.audits), host.audits
+    finally:
+        await host.close()
+
+
+class BlankFields(Client):
+    """Signs its intents with empty fields spelt out (``"card": None``): the host would read the same
+    action, but log it without them, and every audit would find the logged action unlike the signed
+    intent: the host framed by a player."""
+
+    async def send_intent(self, action: Action | dict[str, Any], *, version: int | None = None) -> int:
+        if isinstance(action, dict):
+            action = Action.from_dict(action)
+        self._seq += 1
+        act = {"kind": action.kind, "card": action.card, "color": action.color, "target": action.target}
+        self._send_signed("intent", seq=self._seq, v=version if version is not None else (self.version or 0), act=act)
+        return self._seq
+
+
+async def test_an_intent_signed_in_another_spelling_of_its_action_is_refused() -> None:
+    """What a player signs is what the host logs: an intent whose action is not in its one written form
+    is refused (the player is told why; the turn timer plays its turns), and every audit verifies.
+    (Found by the random-messages test in a loaded run: an honest player's audit failed.)"""
+    host = await start_host(seats=3, bots=0, rounds=1, fair_timeout=0.5, turn_timer=0.2)
+    try:
+        honest = bots(host.port, 2)
+        sly = BotClient(("127.0.0.1", host.port), "Sly", seed=9, identity=Identity.generate(), client_class=BlankFields)
+        heard = listen(sly.client)
+        await play(honest + [sly], 60)
+        refused = [m for m in heard if m["type"] == "error"]
+        assert refused and all(m["code"] == "bad_action" and "written form" in m["reason"] for m in refused), refused
+        assert not [d for d in entries(host, "step") if d.get("seat") == sly.client.seat and d.get("in")]
+        for b in honest:
+            assert verified(b.client, 1), (b.client.fairness, b.client.audits)
         assert host.audits and all(a["ok"] for a in host.audits), host.audits
     finally:
         await host.close()
