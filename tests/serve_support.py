@@ -268,7 +268,13 @@ async def play_a_card(player: Player, host: Any, seat: int) -> dict[str, Any]:
         # an earlier decision of ours, answering a Wild Draw Four, shows our turn and our hand.)
         text = player.text()
         told = YOUR_TURN.search(text) is not None and shows_piles(text, obs)
-        return obs if mine and told and "Your hand" in text and hand_labels(player) == shown else None
+        # And the selection must have settled: a new turn moves it to a card that can be played,
+        # and a frame read half drawn may show the turn with the marker still where it was (a
+        # key pressed then goes from the settled place, one card further than the test thinks).
+        playable = {card_text(c) for c in obs["hand"] if c["id"] in {a.get("card") for a in obs["legal"]
+                                                                      if a["kind"] == "play"}}
+        settled = not playable or selected_label(player) in playable
+        return obs if mine and told and settled and "Your hand" in text and hand_labels(player) == shown else None
 
     for _ in range(30):
         obs = await player.wait(ready, what="our turn, drawn on the screen")
