@@ -222,6 +222,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
         else:
             return
         if self._unnamed_card(alarm):
+            self.alarm = alarm  # the table is stopped now; the audit names the culprit in a moment
             self._tell_alarm(alarm)
             alarm = await self._name_by_audit(alarm)
         self._raise_alarm(alarm)
