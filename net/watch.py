@@ -126,8 +126,8 @@ class SeatWatch:
             # is no evidence about this one's.
             self._asked.clear()
             self.answers.clear()
-        if k == "match" and lobby is not None:
-            self._check_keys(ledger, lobby, host)
+            if lobby is not None:
+                self._check_keys(ledger, lobby, host)
         elif k == "step" and d.get("seat") == seat and d.get("auto"):
             why = d.get("why")
             notes.append({"type": "auto", "round": d.get("r"), "why": why, "action": d.get("a"), "live": live})

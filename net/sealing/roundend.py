@@ -52,6 +52,7 @@ class RoundEnd:
         async def _entry(self) -> tuple[int, dict[str, Any]]: ...
 
         waiting_on: set[int]
+        link_breaks: int
 
     def _accusation(self, accuser: int, body: dict[str, Any]) -> Fault:
         """Check an accusation (the opened, signed body of an envelope sent to the accuser): the
@@ -119,12 +120,15 @@ class RoundEnd:
         want, got = set(self.pids), {}
         self.waiting_on = want
         loop = asyncio.get_running_loop()
-        until = loop.time() + self.reveal_timeout
+        until, breaks = loop.time() + self.reveal_timeout, self.link_breaks
         try:
             while want:
                 try:
                     author, body = await asyncio.wait_for(self._entry(), max(0.0, until - loop.time()))
                 except asyncio.TimeoutError:
+                    if self.link_breaks != breaks or self.link_breaks % 2:  # our link was down: wait again (take's rule)
+                        breaks, until = self.link_breaks, loop.time() + self.reveal_timeout
+                        continue
                     late = sorted(want)
                     return Alarm(Fault("withheld", f"participants {late} did not open their round secret "
                                                    "after a slot opened to no card", late[0]), told=True)
