@@ -21,13 +21,14 @@ SEALABLE = [v for v in core.VARIANTS if core.variant_class(v).sealable]
 
 def play(variant: str, seats: int, people: int, *, rounds: int = 1, host_seats: tuple[int, ...] = (),
          client_classes: dict[int, type[SealedPeer]] | None = None, host_class: type[SealedPeer] = SealedPeer,
-         timeout: float = 120, names: tuple[str, ...] = (), **host_kw: Any) -> tuple[SealedHost, list[Any]]:
+         timeout: float = 120, names: tuple[str, ...] = (), relay_class: type[SealedHost] = SealedHost,
+         **host_kw: Any) -> tuple[SealedHost, list[Any]]:
     """Run a sealed match; returns the host and each side's peer or the exception it ended with."""
     classes = client_classes or {}
 
     async def main() -> tuple[SealedHost, list[Any]]:
-        host = SealedHost(variant=variant, seats=seats, people=people, rounds=rounds, host_seats=host_seats,
-                          peer_class=host_class, **host_kw)
+        host = relay_class(variant=variant, seats=seats, people=people, rounds=rounds, host_seats=host_seats,
+                           peer_class=host_class, **host_kw)
         port = await host.start()
         clients = [SealedClient(peer_class=classes.get(i + 1, SealedPeer), name=names[i] if i < len(names) else "")
                    for i in range(people)]
@@ -86,6 +87,15 @@ class WatchedHost(SealedPeer):
         seat that challenged a Wild Draw Four (the official rules' "show your hand to the
         challenger"). Those the host may know."""
 
+    def _walked(self) -> int:
+        """The log entries this walk has followed: those relayed, less those read ahead and not yet
+        followed (a drawer reads on while it waits for its keys: a later move may show a card this
+        note still counts hidden, to everyone, as the rules then show it)."""
+        from net.sealing.waiting import _QUIET
+
+        ahead = sum(1 for e in self.inbox._queue if e is not _QUIET)  # type: ignore[attr-defined]
+        return len(self.frames_at()) - ahead - len(self._unread) - len(self.deferred)
+
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
         assert g is not None
@@ -106,7 +116,7 @@ class WatchedHost(SealedPeer):
             "public_known": {c.id for c in self.pub.cards[self.pub.deck_size:] if not core.is_sealed(c)},
             "card_of": set(self.card_of), "opened": set(self.part.cards),  # type: ignore[union-attr]
             "received": {s: dict(v) for s, v in self.part.received.items()},  # type: ignore[union-attr]
-            "frames": len(self.frames_at()), "attempts": {e.number: e.attempt for e in self.epochs},
+            "frames": self._walked(), "attempts": {e.number: e.attempt for e in self.epochs},
         })
 
 

@@ -410,12 +410,17 @@ def _bad(r: SimRound):  # type: ignore[no-untyped-def]
 
 
 def test_a_bad_share_is_caught_at_once_and_the_accusation_is_checked_by_everyone() -> None:
+    """Caught as the card opens (every key in: tried together first, then each against its
+    commitment), naming the sender of the bad one, whichever envelope came last."""
     r = SimRound(4, 40, cheats={3: BadSharer})
     ep = r.epoch()
     env = r.parts[3].share_with(0, [(ep.number, 0)])
+    assert r.parts[0].receive(env) == []  # one key of three: nothing opens yet
+    assert r.parts[0].receive(r.parts[1].share_with(0, [(ep.number, 0)])) == []
     with pytest.raises(Fault) as caught:
-        r.parts[0].receive(env)
+        r.parts[0].receive(r.parts[2].share_with(0, [(ep.number, 0)]))
     assert caught.value.code == "share" and caught.value.culprit == 3
+    assert r.parts[0].bad_envelope == env  # the envelope to show everyone
     # Player 0 publishes the opened body and signature; anyone checks them.
     body, sig = unseal(r.keys, r.secrets[0].box_public, r.secrets[0].box_secret, env)
     fault = verify_accusation(r.keys, 3, body, sig, _bad(r))

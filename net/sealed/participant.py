@@ -18,6 +18,7 @@ from .codec import NotACard
 from .envelope import Envelope, Item, Signer, items_of, seal, unseal
 from .epoch import Epoch, Slot, share_item
 from .faults import Fault
+from .group import BadScalar
 from .keys import RoundKeys, RoundSecret
 from .masking import Pass, PassKeys, lock_pass, mask_pass, open_value, rekey_pass, slot_commitments
 
@@ -48,11 +49,11 @@ class BaseParticipant:
             raise Fault("protocol", f"no epoch {e} in this round")
         return ep
 
-    def _unseal(self, env: Envelope) -> bytes:
+    def _unseal(self, env: Envelope, check: bool = True) -> bytes:
         """The signed body of an envelope addressed to this participant (see :func:`~net.sealed.envelope.unseal`)."""
         if env.to != self.pid:
             raise Fault("envelope", f"an envelope for {env.to} reached {self.pid}")
-        return unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)[0]
+        return unseal(self.keys, self.secret.box_public, self.secret.box_secret, env, check=check)[0]
 
     def saw_public(self, key: Slot, card: int) -> None:
         """Note a card opened publicly (checked with the scheme's ``open_public``)."""
@@ -67,7 +68,10 @@ class Participant(BaseParticipant):
     def __init__(self, secret: RoundSecret, keys: RoundKeys, signer: Signer) -> None:
         super().__init__(secret, keys, signer)
         self.received: dict[Slot, dict[int, bytes]] = {}
-        """Checked slot keys from others, by slot and author."""
+        """Slot keys from others, by slot and author: those of an open slot opened it (:meth:`receive`)."""
+        self._came_in: dict[Slot, dict[int, Envelope]] = {}
+        self.bad_envelope: Envelope | None = None
+        """The envelope that brought the bad key :meth:`receive` last found."""
         self.commitments: dict[tuple[int, int], list[bytes]] = {}
         """Slot-key commitments made ahead (:meth:`prepare`), by (epoch, attempt)."""
         self._pass_keys: dict[tuple[int, int], PassKeys] = {}
@@ -158,19 +162,30 @@ class Participant(BaseParticipant):
     def receive(self, env: Envelope) -> list[tuple[Slot, int]]:
         """Open an envelope addressed to this participant; returns the slots it opened, with their cards.
 
-        Raises ``envelope`` or ``share`` naming the sender (who signed what it
-        sent: :func:`~net.sealed.envelope.verify_accusation` lets everyone
-        check), or ``card`` when checked keys open to no card.
+        A slot opens once every other participant's key of it is in. The keys are first tried
+        together (as :func:`~net.sealed.epoch.open_public` does): if they open the slot to a card of
+        the epoch, that is the card, and neither each key's commitment nor the signature inside
+        each envelope needs checking (keys with the same product open it to the same card; the
+        round's audit checks every key of every envelope all the same). Only when they do not is
+        each key checked, to name whose is bad.
+
+        Raises ``envelope`` naming the sender (a box that does not open, or a body for another
+        game, round or recipient), ``share`` naming the sender of a bad key
+        (:attr:`bad_envelope` is the envelope it came in: its signed body, shown to everyone, is
+        the proof: :func:`~net.sealed.envelope.verify_accusation`), or ``card`` when every key is
+        good and the slot opens to no card.
         """
-        body = self._unseal(env)
+        body = self._unseal(env, check=False)
         touched = []
         for e, s, author, k in (it[:4] for it in items_of(body, env.sender, self.keys)):
             ep = self.epochs.get(e)
             if ep is None or author == self.pid or not 0 <= s < ep.n:
                 raise Fault("envelope", "a key for an unknown epoch, slot or author", env.sender)
-            if not ep.check_share(s, author, k):
-                raise Fault("share", f"a key for slot {s} of epoch {e} does not match its commitment", env.sender)
+            if not isinstance(k, bytes) or len(k) != 32:
+                self.bad_envelope = env
+                raise Fault("share", f"a key for slot {s} of epoch {e} is not a scalar", env.sender)
             self.received.setdefault((e, s), {})[author] = k
+            self._came_in.setdefault((e, s), {})[author] = env
             touched.append((e, s))
         opened = []
         for key in dict.fromkeys(touched):
@@ -184,7 +199,15 @@ class Participant(BaseParticipant):
         keys = list(self.received[key].values()) + [self.key(e, slot)]
         try:
             card = ep.codec.decode(open_value(ep.final[slot], keys, ep.last_author))
-        except NotACard as ex:
-            raise Fault("card", f"slot {slot} of epoch {e} opens to no card: {ex}") from None
+        except (NotACard, BadScalar, Fault):
+            for author, k in self.received[key].items():
+                if not ep.check_share(slot, author, k):
+                    self.bad_envelope = env = self._came_in[key][author]
+                    raise Fault("share", f"a key for slot {slot} of epoch {e} does not match its commitment",
+                                env.sender) from None
+            try:
+                card = ep.codec.decode(open_value(ep.final[slot], keys, ep.last_author))
+            except NotACard as ex:
+                raise Fault("card", f"slot {slot} of epoch {e} opens to no card: {ex}") from None
         self.cards[key] = card
         return card

@@ -46,6 +46,15 @@ class Link:
             sealed = self.channel.seal(body)
             self.writer.write(framing.HEADER.pack(len(sealed)) + sealed)
 
+    def send_many(self, bodies: list[bytes]) -> None:
+        """Send several bodies in one write (one wake-up for the reader, not one each)."""
+        if not self.writer.is_closing():
+            out = []
+            for body in bodies:
+                sealed = self.channel.seal(body)
+                out.append(framing.HEADER.pack(len(sealed)) + sealed)
+            self.writer.write(b"".join(out))
+
     async def recv(self) -> dict[str, Any]:
         body = await framing.read_body(self.reader, max_size=MAX_FRAME + OVERHEAD, idle_timeout=None,
                                        body_timeout=TIMEOUT)

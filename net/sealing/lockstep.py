@@ -17,7 +17,7 @@ needs next and who must send it; nobody asks anyone:
   (stale, illegal) is ignored by every peer alike;
 * **after a move**, the cards each seat is to see (:meth:`core.Game.deliveries`) that its owner
   lacks: every other participant seals its keys to the owner (``sdeal``); the host relays boxes
-  it cannot read;
+  it cannot read, and only the owner waits for them (:mod:`.dealing`);
 * **at the round's end** every participant opens its seed (``sreveal``), and every peer runs the
   cryptographic audit (:func:`net.sealed.audit_round`) and the engine's replay
   (:func:`core.replay`), and signs its verdict (``sverdict``).
@@ -43,8 +43,8 @@ from core.source import SeededSource
 from ..identity import Identity, verify
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
 from ..sealed import open_public
-from ..sealed.envelope import unseal
 from ..sealed.keys import KeyAnnouncement
+from .dealing import Dealing
 from .restart import Restart
 from .roundend import RoundEnd
 from .seatmoves import SeatMoves
@@ -57,7 +57,7 @@ Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
+class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -101,6 +101,8 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         """Log entries, in the log's order: ``{from, m, s}``."""
         self.deferred: list[tuple[int, dict[str, Any]]] = []
+        self._unread: list[tuple[int, dict[str, Any]]] = []  # entries read ahead, in the log's order
+        self._reset_deals()
         self.game: core.Game | None = None
         self.verdicts: list[dict[str, Any]] = []
         """Every verdict the log carried, ``{from, r, ok, false}``."""
@@ -133,8 +135,20 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
             self.secrets.save(self.round, self.secret.to_bytes())
 
     async def _entry(self) -> tuple[int, dict[str, Any]]:
-        """The next entry of the log, its signature checked: ``(author, body)``; the signature of an
-        ``sdeal`` holding no box for this peer waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
+        """The next entry of the log that is not an ``sdeal`` (those are filed as they come:
+        :class:`~net.sealing.dealing.Dealing`), entries set back to be read again first."""
+        while True:
+            if self._unread:
+                return self._unread.pop(0)
+            author, body = await self._read()
+            if body.get("k") != "sdeal":
+                return author, body
+            self._absorb(author, body)
+
+    async def _read(self) -> tuple[int, dict[str, Any]]:
+        """The next entry of the log, its signature checked: ``(author, body)``; the signature of a
+        move, or of an ``sdeal`` holding no box for this peer, waits
+        (:class:`~net.sealing.waiting.WaitingSignatures`)."""
         e = await self._next()
         try:
             author, m, s = e["from"], e["m"], e["s"]
@@ -148,7 +162,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
                 body = msgpack.unpackb(m, raw=False, strict_map_key=True)
             except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
                 body = None
-        if isinstance(body, dict) and body.get("k") == "sdeal" and not self._mine(body):
+        if isinstance(body, dict) and self._may_wait(body):
             self._unchecked.append((author, ident, s, m))
             return author, body
         self._check_signatures()
@@ -263,6 +277,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
 
     # -- keys and deals --------------------------------------------------------------------------------
     async def _keys(self) -> None:
+        self._reset_deals()
         self.secret: RoundSecret | None = None
         if self.pid is not None:
             assert self.identity is not None
@@ -497,48 +512,3 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, RoundEnd):
         self._told = self.game.version if self.game is not None else None
         for listener in list(self.listeners):
             listener(events)
-
-    async def _deliver(self, events: list[core.Event]) -> None:
-        """Open to each seat's owner the cards it is to see and lacks: every other participant's keys."""
-        g = self.game
-        assert g is not None
-        want: dict[int, list[int]] = {}
-        for q, hs in g.deliveries(events).items():
-            o = self.owners[q]
-            for h in hs:
-                if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
-                    want.setdefault(o, []).append(h)
-        if not want:
-            return
-        senders = [j for j in self.pids if any(o != j for o in want)]
-        if self.part is not None and self.pid in senders:
-            envs = [self.part.share_with(o, [self.slot[h] for h in hs]) for o, hs in want.items() if o != self.pid]
-            self.send({"k": "sdeal", "r": self.round, "envs": [e.to_wire() for e in envs]})
-        got = await self.take("sdeal", senders)
-        for author, body in sorted(got.items()):
-            for w in body.get("envs") or []:
-                env = Envelope.from_wire(w)
-                if env.sender != author:
-                    raise Alarm(Fault("envelope", "an envelope sent in another's name", author))
-                self.envelopes.append(env)
-                self.seen_envelopes += 1
-                if env.to == self.pid and self.part is not None:
-                    for s, card in self._receive(env):
-                        h = self.handle_of[s]
-                        self.card_of[h] = card
-                        g.learn(h, self.deck[card])
-        for o, hs in want.items():
-            self.known[o].update(hs)
-
-    def _receive(self, env: Envelope) -> list[tuple[Slot, int]]:
-        """Open an envelope sent to this participant; a bad key in it is proven to everyone by
-        publishing the sender's signed body (``saccuse``), which every peer checks."""
-        assert self.part is not None and self.secret is not None
-        try:
-            return self.part.receive(env)
-        except Fault as f:
-            if f.code != "share":
-                raise
-            opened, sig = unseal(self.keys, self.secret.box_public, self.secret.box_secret, env)
-            self.send({"k": "saccuse", "r": self.round, "from": env.sender, "body": opened, "sig": sig})
-            raise Alarm(f, told=True) from None

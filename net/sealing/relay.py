@@ -33,6 +33,7 @@ from ..throttle import PasswordThrottle
 from . import link as link_mod
 from .link import Link
 from .lockstep import SealedPeer
+from .postbox import Postbox, recipients
 from .room import ChatBrake, chat_line
 from .signed import TAG, sign
 from .store import SecretStore
@@ -90,6 +91,8 @@ class SealedHost:
         self.watchers: list[Link] = []
         """Spectators' links: they get the log and send nothing."""
         self.log_bodies: list[bytes] = []
+        self.postbox = Postbox()
+        """Copies of keys dealt to others, kept back a moment from the links they are not for."""
         self._start: dict[str, Any] | None = None
         self.identities: dict[int, bytes] = {0: self.identity.public}
         self.names: list[str] = []
@@ -342,8 +345,12 @@ class SealedHost:
         body = framing.pack({"k": "log", "e": entry})
         self.frames.append(body)
         self.log_bodies.append(body)
-        for link in [*self.links.values(), *self.watchers]:
-            link.send_packed(body)
+        to = recipients(entry.get("m"))
+        for pid, link in [*self.links.items(), *((None, w) for w in self.watchers)]:
+            if to is not None and pid not in to:
+                self.postbox.keep(link, body)  # keys dealt to others: together, a moment later (postbox.py)
+            else:
+                self.postbox.send(link, body)
         if self.peer is not None:
             self.peer.feed(entry)
 
@@ -440,6 +447,7 @@ class SealedHost:
                 return
 
     async def close(self) -> None:
+        self.postbox.flush_all()  # every link gets the whole log before it closes
         if self.transcript is not None:
             self.transcript.close()
         for t in list(self._timers):

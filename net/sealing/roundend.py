@@ -51,6 +51,8 @@ class RoundEnd:
 
         async def _entry(self) -> tuple[int, dict[str, Any]]: ...
 
+        def _check_dealt(self) -> None: ...
+
         waiting_on: set[int]
         link_breaks: int
 
@@ -89,6 +91,7 @@ class RoundEnd:
         assert g is not None
         self._open_secret()
         got = await self.take("sreveal", self.pids, deadline=self.reveal_timeout, missing="withheld")
+        self._check_dealt()
         result = audit_round(self.keys, self.epochs, self._reveals(got), self.envelopes)
         self.results.append(result)
         faces = {h: self.deck[h] for h in range(self._size())}

@@ -79,11 +79,11 @@ class _Cut(Exception):
 class _Auditor(SealedPeer):
     """A spectator's peer over a whole file: an empty inbox is the end of the file."""
 
-    async def _entry(self) -> tuple[int, dict[str, Any]]:
+    async def _read(self) -> tuple[int, dict[str, Any]]:
         if self.inbox.empty():
             self._check_signatures()  # every entry's, those a table's peer checks once its log is quiet too
             raise _Cut()
-        return await super()._entry()
+        return await super()._read()
 
     def send(self, body: dict[str, Any]) -> None:  # pragma: no cover  (a spectator sends nothing)
         raise AssertionError("the auditor sends nothing")

@@ -1,16 +1,17 @@
-"""The one kind of log entry whose signature a sealed peer checks later: keys dealt to someone else.
+"""The log entries whose signatures a sealed peer checks a moment later: moves, and keys dealt.
 
-A draw brings an ``sdeal`` entry from every other participant, each holding a box of its key for
-the drawer; every peer used to check all their signatures as the card was dealt (ten Ed25519
-verifications a peer, a hundred at a table of ten, for one card). A box for someone else is
-opaque to a peer and changes nothing in its game (who holds which card is public); its recipient
-checks the entry at once, and the sender's signature inside each box it opens. So a peer sets
-such an entry's signature aside and checks it once its log has been quiet for :attr:`QUIET`
-seconds, and in any case before it takes an entry of another kind and before it raises any alarm
-(:meth:`net.sealing.SealedPeer.run`): a forged one (only a relay could log one) is named as it
-was, as a log entry its author did not sign, before anything it could have caused. This is the
-open client's rule for the host's entries (check when the link is quiet), for the one kind only
-its recipient needs at once.
+Every peer follows every move, and a draw brings an ``sdeal`` entry from every other participant;
+checking each signature as it came put ten Ed25519 verifications in every peer's path for every
+move and a hundred at a table of ten for every card drawn. A move is followed by the public rules
+(who holds which card is public), and a box of keys is opaque to all but its recipient, who opens
+it at once and needs no proof of who sent keys that open its card. So a peer sets such an entry's
+signature aside and checks it once its log has been quiet for :attr:`QUIET` seconds, and in any
+case before it takes an entry of another kind, before it sends anything of its own
+(:meth:`net.sealing.restart.Restart.send`: no key leaves on the strength of a forged draw) and
+before it raises any alarm (:meth:`net.sealing.SealedPeer.run`). A forged one (only a relay could
+log one) is named as it was, as a log entry its author did not sign, before anything it could
+have caused. This is the open client's rule for the host's entries (check when the link is
+quiet).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ _QUIET: dict[str, Any] = {}
 class WaitingSignatures:
     """The signatures a peer has set aside, and when it checks them (mixed into the sealed peer)."""
 
-    QUIET = 0.05
+    QUIET = 0.02
     """Seconds of a quiet log after which the peer checks the signatures it set aside."""
     inbox: asyncio.Queue[dict[str, Any]]
     pid: int | None
@@ -61,9 +62,12 @@ class WaitingSignatures:
                 return e
             self._check_signatures()
 
-    def _mine(self, body: dict[str, Any]) -> bool:
-        """Whether an ``sdeal`` body holds a box for this peer, or is not plainly a list of boxes."""
-        envs = body.get("envs")
-        if not isinstance(envs, list):
+    def _may_wait(self, body: dict[str, Any]) -> bool:
+        """Whether an entry's signature may wait: a move's (a peer follows it by the public rules, and
+        sends nothing before the check), or keys dealt (plainly a list of boxes: their recipient
+        opens them at once, and keys that open its card need no proof of who sent them)."""
+        k = body.get("k")
+        if k == "smove":
             return True
-        return any(not (isinstance(w, list) and len(w) == 3) or w[1] == self.pid for w in envs)
+        envs = body.get("envs")
+        return k == "sdeal" and isinstance(envs, list) and all(isinstance(w, list) and len(w) == 3 for w in envs)

@@ -1,0 +1,139 @@
+"""Keys dealt to a card's holder (``sdeal``): only the holder waits for them (net/sealing/dealing.py).
+
+Every other peer follows the next move at once and files the keys whenever the log brings them;
+the relay sends them to their recipient at once and to everyone else together, a moment later
+(net/sealing/postbox.py). A participant that withholds keys it owes is named; a move forged by a
+relay is named before any peer sends anything on its strength (a move's signature waits, but
+never past this peer's own next message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgpack
+from test_net_sealed import check_clean, play
+from test_net_sealed_doubles import alarms
+
+from net.sealing import SealedClient, SealedHost, SealedPeer, Voided
+from net.sealing.postbox import Postbox, recipients
+
+
+class Patient(SealedPeer):
+    """Notes each move it followed while another's card from it still lacked keys here."""
+
+    ahead: list[tuple[int, int]] = []
+
+    async def _move(self, author: int, body: dict[str, Any]) -> None:
+        await super()._move(author, body)
+        if self._owed and self.pid is not None:
+            type(self).ahead.append((self.pid, self.game.version))  # type: ignore[union-attr]
+
+
+class SlowPost(SealedHost):
+    """A relay that keeps every copy of keys dealt to others until the next entry (no timer)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.postbox = Postbox(hold=3600.0)
+
+
+def test_only_the_holder_of_a_card_dealt_waits_for_its_keys() -> None:
+    Patient.ahead = []
+    host, peers = play("nomercy", 4, 3, rounds=2, client_classes={1: Patient, 2: Patient, 3: Patient},
+                       host_class=Patient)
+    check_clean(host, peers, 2)
+    # Peers went on past moves whose card was still sealed to its holder, keys on the way.
+    assert Patient.ahead
+
+
+def test_every_peer_gets_the_keys_it_does_not_need_with_the_next_entry_and_the_round_audits() -> None:
+    host, peers = play("classic", 4, 3, rounds=2, host_class=SealedPeer, relay_class=SlowPost)
+    check_clean(host, peers, 2)
+    for p in [host.peer, *peers]:
+        assert len(p.envelopes) == len(host.peer.envelopes)  # every box, at every peer
+
+
+def test_the_relay_sends_keys_to_their_recipient_at_once_and_to_the_others_before_anything_else() -> None:
+    class Wire:
+        def __init__(self) -> None:
+            self.writes: list[list[bytes]] = []
+
+        def send_packed(self, body: bytes) -> None:
+            self.writes.append([body])
+
+        def send_many(self, bodies: list[bytes]) -> None:
+            self.writes.append(list(bodies))
+
+    async def main() -> None:
+        box = Postbox(hold=3600.0)
+        a, b = Wire(), Wire()
+        deal = msgpack.packb({"k": "sdeal", "r": 0, "d": 2, "envs": [[1, 2, b"box"]]})
+        assert recipients(deal) == {2} and recipients(msgpack.packb({"k": "smove"})) is None
+        assert recipients(msgpack.packb({"k": "sdeal", "envs": "junk"})) is None  # to everyone at once
+        for body in (b"k1", b"k2"):
+            box.keep(a, body)  # type: ignore[arg-type]
+            box.send(b, body)  # type: ignore[arg-type]
+        assert a.writes == [] and b.writes == [[b"k1"], [b"k2"]]
+        box.send(a, b"move")  # type: ignore[arg-type]
+        assert a.writes == [[b"k1", b"k2", b"move"]]  # one write, in the log's order
+        box.keep(b, b"k3")  # type: ignore[arg-type]
+        box.flush_all()  # what the timer does
+        assert b.writes[-1] == [b"k3"] and box._timer is None
+
+    asyncio.run(main())
+
+
+class KeyWithholder(SealedPeer):
+    """Sends its keys of the round's first deal, and never any after: a drawer waits for them."""
+
+    def send(self, body: dict[str, Any]) -> None:
+        if body.get("k") == "sdeal" and body.get("d", 0) > 1:
+            return
+        super().send(body)
+
+
+def test_keys_withheld_from_a_drawer_name_the_withholder_not_the_drawer() -> None:
+    async def main() -> list[Any]:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
+        port = await host.start()
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(
+                host.run(), SealedClient(name="Ann").run("127.0.0.1", port),
+                SealedClient(peer_class=KeyWithholder, name="Kim").run("127.0.0.1", port),
+                return_exceptions=True), 120))
+        finally:
+            await host.close()
+
+    for v in asyncio.run(main()):
+        assert isinstance(v, Voided) and v.who == 2 and "Kim sent nothing" in v.why, v
+
+
+def test_a_move_forged_by_the_relay_is_named_before_any_key_leaves_on_its_strength() -> None:
+    """The relay puts participant 1's draw in the log with a signature that is not 1's. Peers follow
+    a move before its signature is checked, but check every signature set aside before they send
+    anything: the keys the draw would have brought to 1 never leave."""
+
+    class MoveForger(SealedHost):
+        forged_at: int | None = None
+
+        def append(self, entry: dict[str, Any]) -> None:
+            if self.forged_at is None and entry.get("from") == 1:
+                body = msgpack.unpackb(entry["m"], raw=False)
+                if body.get("k") == "smove" and (body.get("a") or {}).get("kind") == "draw":
+                    type(self).forged_at = len(self.log)
+                    entry = {**entry, "s": bytes(64)}
+            super().append(entry)
+
+    for _ in range(4):  # participant 1 draws in almost every round; play again if it did not
+        MoveForger.forged_at = None
+        host, peers = play("classic", 3, 2, relay_class=MoveForger)
+        if MoveForger.forged_at is not None:
+            break
+    at = MoveForger.forged_at
+    assert at is not None
+    for a in alarms(host, peers):
+        assert (a.fault.code, a.fault.culprit) == ("protocol", 1) and "did not sign" in str(a.fault), a
+    later = [msgpack.unpackb(e["m"], raw=False).get("k") for e in host.log[at + 1:]]
+    assert "sdeal" not in later, later
