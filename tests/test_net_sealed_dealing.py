@@ -137,3 +137,26 @@ def test_a_move_forged_by_the_relay_is_named_before_any_key_leaves_on_its_streng
         assert (a.fault.code, a.fault.culprit) == ("protocol", 1) and "did not sign" in str(a.fault), a
     later = [msgpack.unpackb(e["m"], raw=False).get("k") for e in host.log[at + 1:]]
     assert "sdeal" not in later, later
+
+
+class Misnamer(SealedPeer):
+    """Names, for the first card it plays, another card of the deck than the one its keys open."""
+
+    done = False
+
+    def send(self, body: dict[str, Any]) -> None:
+        if body.get("k") == "smove" and body.get("faces") and not self.done:
+            type(self).done = True
+            e, s, card = body["faces"][0]
+            body = {**body, "faces": [[e, s, (card + 1) % self._size()], *body["faces"][1:]]}
+        super().send(body)
+
+
+def test_a_move_that_names_a_card_its_keys_do_not_open_names_its_player() -> None:
+    """Peers take the card a move names at once and open its keys a moment later (before they send
+    anything): a card named falsely is found then, and its player is named by every peer."""
+    Misnamer.done = False
+    host, peers = play("classic", 3, 2, client_classes={2: Misnamer})
+    assert Misnamer.done
+    for a in alarms(host, peers):
+        assert (a.fault.code, a.fault.culprit) == ("protocol", 2) and "named card" in str(a.fault), a

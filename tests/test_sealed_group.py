@@ -154,3 +154,23 @@ def test_scalar_arithmetic_agrees_with_points(a: int, b: int) -> None:
     assert g.add(g.base(sa), g.base(sb)) == g.base(g.sadd(sa, sb)) or (a + b) % g.L == 0
     assert g.mul(sa, g.base(sb)) == g.base(g.smul(sa, sb))
     assert g.mul(g.sinv(sa), g.mul(sa, g.G)) == g.G
+
+
+def test_opening_a_value_with_keys_in_integers_is_libsodiums_product_and_inverse() -> None:
+    """``open_value`` multiplies the keys and inverts the product in Python's integers: the same
+    canonical scalar as libsodium's ``scalar_mul`` and ``scalar_invert``, and a zero refused."""
+    from net.sealed.masking import open_value
+
+    card = g.hash_to_point(b"a card")
+    for n in (1, 2, 11):
+        keys = [g.random_scalar() for _ in range(n)]
+        prod = keys[0]
+        for k in keys[1:]:
+            prod = g.smul(prod, k)
+        value = g.mul(prod, card)  # the card under every key
+        assert open_value(value, keys) == card
+        assert open_value(value, keys[::-1]) == card
+    with pytest.raises(g.BadScalar):
+        open_value(card, [g.random_scalar(), bytes(32)])
+    with pytest.raises(g.BadScalar):
+        open_value(card, [b"short"])

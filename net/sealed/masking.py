@@ -46,7 +46,7 @@ from typing import Any, Sequence
 from core.source import permutation
 
 from .faults import Fault
-from .group import BadPoint, base, each, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
+from .group import L, BadPoint, BadScalar, base, each, hash_scalar, is_point, mul, pid_bytes, sinv, smul, total
 from .proofs import check_dleq, prove_dleq
 
 TAG_E = b"uno-tui/sealed/mask-e/v1"
@@ -229,10 +229,16 @@ def open_value(value: bytes, keys: Sequence[bytes], blame: int | None = None) ->
 
     A final value outside the group (libsodium refuses to multiply it) is
     ``point``, blamed on ``blame`` (the last participant to lock)."""
-    prod = keys[0]
-    for k in keys[1:]:
-        prod = smul(prod, k)
+    # The product and its inverse in Python's integers: a third of the cost of libsodium's calls
+    # through cffi for a table of ten (the same canonical scalars: tests/test_sealed_group.py).
+    prod = 1
+    for k in keys:
+        if type(k) is not bytes or len(k) != 32:
+            raise BadScalar("a scalar is 32 bytes")
+        prod = prod * int.from_bytes(k, "little") % L
+    if prod == 0:
+        raise BadScalar("zero has no inverse")
     try:
-        return mul(sinv(prod), value)
+        return mul(pow(prod, -1, L).to_bytes(32, "little"), value)
     except BadPoint:
         raise Fault("point", "a final value is not a point of the group", blame) from None

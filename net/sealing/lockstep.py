@@ -118,6 +118,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
         self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
+        self._unopened: list[Callable[[], None]] = []  # cards moves named, their keys checked later
         self._my_moves: set[tuple[Any, Any, bytes]] = set()
         self._backlog_moves = 0  # this peer's moves among the entries fed before it ran
         self._running = False
@@ -463,6 +464,25 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             self.part.saw_public(s, card)
         return self.deck[card]
 
+    def _named(self, h: int, s: Slot, items: list[Any], card: int, author: int) -> tuple[str | None, str]:
+        """A card a move names: taken at once, its keys checked a moment later, with the move's
+        signature (waiting.py: when the log is quiet, and before this peer sends anything). A move
+        is followed by the public rules, so nothing this peer does before the check rests on it
+        but its screen; a card the keys do not open names the mover."""
+        self.card_of[h] = card
+        if self.part is not None:
+            self.part.saw_public(s, card)
+        epoch = self.epochs[s[0]]
+
+        def check() -> None:
+            got = open_public(epoch, s[1], items)
+            if got != card:
+                raise Alarm(Fault("protocol", f"a move named card {card} for slot {s[1]} of epoch {s[0]}, which "
+                                              f"its keys open to card {got}", author))
+
+        self._unopened.append(check)
+        return self.deck[card]
+
     # -- moves ----------------------------------------------------------------------------------------
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
@@ -476,13 +496,19 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             action = Action.from_dict(body.get("a"))
         except Exception:  # noqa: BLE001
             raise Alarm(Fault("protocol", "a malformed move", author)) from None
-        # The cards the move shows, every key of each from their holder.
+        # The cards the move shows, every key of each from their holder, and the card it names for each.
         items = [it for it in (body.get("show") or []) if isinstance(it, list) and len(it) == 4]
+        named = {(f[0], f[1]): f[2] for f in (body.get("faces") or []) if isinstance(f, list) and len(f) == 3}
         for s in dict.fromkeys((it[0], it[1]) for it in items):
             h = self.handle_of.get(s)
             if h is None or h in self.pub._slots.public:  # type: ignore[union-attr]
                 raise Alarm(Fault("protocol", "a move shows a card that is no sealed card of the round", author))
-            face = self._opened(h, s, [it for it in items if (it[0], it[1]) == s])
+            keys = [it for it in items if (it[0], it[1]) == s]
+            card = named.get(s)
+            if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < self._size():
+                face = self._named(h, s, keys, card, author)
+            else:
+                face = self._opened(h, s, keys)
             g.reveal(h, face)
             self.pub.reveal(h, face)
         # The needs are the public's (every peer asks the same), settled in this peer's game too.

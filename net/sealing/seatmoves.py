@@ -30,6 +30,7 @@ class SeatMoves:
     auto: bool
     part: Participant | None
     slot: dict[int, tuple[int, int]]
+    card_of: dict[int, int]
     round: int
     alarm: Any
     timeouts: list[Callable[[int], None]]
@@ -99,10 +100,13 @@ class SeatMoves:
     def _send_move(self, p: int, action: Action) -> None:
         g = self.game
         assert g is not None and self.part is not None
-        slots = [self.slot[c.id] for c in self.shows(p, action)]
+        shown = self.shows(p, action)
+        slots = [self.slot[c.id] for c in shown]
         self._moved = g.version
+        faces = [[*self.slot[c.id], self.card_of[c.id]] for c in shown if c.id in self.card_of]
         self.send({"k": "smove", "r": self.round, "seat": p, "v": g.version, "a": action.to_dict(),
-                   "show": self.part.show(slots) if slots else []})
+                   "show": self.part.show(slots) if slots else [],
+                   **({"faces": faces} if faces else {})})
 
     def shows(self, p: int, action: Action) -> list[core.Card]:
         """The cards of seat ``p`` that ``action`` shows (its keys go with the move)."""

@@ -17,7 +17,7 @@ quiet).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Callable
 
 from ..identity import verify
 from ..sealed import Fault
@@ -36,6 +36,8 @@ class WaitingSignatures:
     pid: int | None
     _unchecked: list[tuple[int, bytes, bytes, bytes]]
     """Log entries whose signatures wait: ``(author, identity, signature, body)``, in the log's order."""
+    _unopened: list[Callable[[], None]]
+    """Checks that wait, after the signatures: the cards moves named, opened with their keys (lockstep.py)."""
 
     def _check_signatures(self) -> None:
         """Check the signatures set aside (:meth:`_entry`), in the log's order: the first bad one is
@@ -44,13 +46,16 @@ class WaitingSignatures:
             author, ident, s, m = self._unchecked.pop(0)
             if not verify(ident, s, TAG, m):
                 self._unchecked.clear()
+                self._unopened.clear()
                 raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
+        while self._unopened:
+            self._unopened.pop(0)()
 
     async def _next(self) -> dict[str, Any]:
         """The next raw entry; when the log has been quiet for :attr:`QUIET` seconds, the signatures
         set aside are checked meanwhile (a marker put in the inbox wakes the walk for it)."""
         while True:
-            if not self._unchecked or not self.inbox.empty():
+            if not (self._unchecked or self._unopened) or not self.inbox.empty():
                 e = await self.inbox.get()
             else:
                 timer = asyncio.get_running_loop().call_later(self.QUIET, self.inbox.put_nowait, _QUIET)
