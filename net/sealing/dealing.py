@@ -47,7 +47,7 @@ class Dealing:
     slot: dict[int, Slot]
     handle_of: dict[Slot, int]
     card_of: dict[int, int]
-    waiting_on: set[int]
+    _waiting: set[int]
     _unread: list[tuple[int, dict[str, Any]]]
 
     if TYPE_CHECKING:  # the peer's (see net.sealing.lockstep)
@@ -78,9 +78,17 @@ class Dealing:
         self._early: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         self._early_count = 0
 
-    def _owed_senders(self) -> set[int]:
-        """The participants whose keys some deal still lacks (the table waits on them)."""
-        return set().union(*self._owed.values()) if self._owed else set()
+    @property
+    def waiting_on(self) -> set[int]:
+        """The participants the table waits on now (the host's watchdog reads it): first those whose
+        keys the earliest deal still lacks (a drawer waiting for them sends nothing else, its keys
+        of later deals included, so a withholder would otherwise hide behind it), else those the
+        walk waits on."""
+        return set(self._owed[min(self._owed)]) if self._owed else self._waiting
+
+    @waiting_on.setter
+    def waiting_on(self, who: set[int]) -> None:
+        self._waiting = who
 
     async def _deliver(self, events: list[core.Event]) -> None:
         """Open to each seat's owner the cards it is to see and lacks: every other participant's keys.
@@ -111,7 +119,6 @@ class Dealing:
             # Entries of later moves that come meanwhile are read again after (in the log's order).
             held, self._unread = self._unread, []
             while d in self._owed:
-                self.waiting_on = self._owed[d]
                 author, body = await self._read()
                 if body.get("k") == "sdeal":
                     self._absorb(author, body)

@@ -39,8 +39,6 @@ class SeatMoves:
     rng: random.Random
     send: Callable[[dict[str, Any]], None]
     """The peer's: sign a body and put it in the log."""
-    _owed_senders: Callable[[], set[int]]
-    """The peer's (dealing.py): participants whose keys a deal still lacks."""
 
     def _act(self) -> None:
         """A seat of this peer's that is to decide sends its move (once per position); a seat its
@@ -48,8 +46,7 @@ class SeatMoves:
         g = self.game
         assert g is not None
         d = g.decision
-        # Keys a deal still lacks hold the table up before any decision does (dealing.py).
-        self.waiting_on = self._owed_senders() or ({self.owners[d.player]} if d is not None else set())
+        self.waiting_on = {self.owners[d.player]} if d is not None else set()
         if d is not None and d.player in self.manual and d.player in self.seats \
                 and getattr(self, "_acted", None) != g.version:
             forced = g.forced_move()
