@@ -160,3 +160,74 @@ def test_a_move_that_names_a_card_its_keys_do_not_open_names_its_player() -> Non
     assert Misnamer.done
     for a in alarms(host, peers):
         assert (a.fault.code, a.fault.culprit) == ("protocol", 2) and "named card" in str(a.fault), a
+
+
+class Person(SealedPeer):
+    """A seat its person plays (the test presses the keys)."""
+
+    auto = False
+
+
+def test_a_persons_move_over_a_forged_entry_is_not_sent_and_the_alarm_follows(monkeypatch: Any) -> None:
+    """The relay forges the host's bot's move. The person's client follows it (its signature waits
+    for a quiet log) and the person then moves: the check runs before anything is signed, the
+    move is refused on the screen's side (``IllegalAction``) and never sent, and the client's walk
+    raises the alarm, naming the forged entry's author."""
+    import core
+    from net.sealing.waiting import WaitingSignatures
+
+    monkeypatch.setattr(WaitingSignatures, "QUIET", 60.0)  # the check waits for the person's key
+
+    class BotForger(SealedHost):
+        forged = False
+        at = 0
+
+        def append(self, entry: dict[str, Any]) -> None:
+            if not self.forged and entry.get("from") == 0:
+                body = msgpack.unpackb(entry["m"], raw=False)
+                if body.get("k") == "smove" and (body.get("a") or {}).get("kind") == "play":
+                    self.forged, self.at = True, len(self.log)
+                    entry = {**entry, "s": bytes(64)}
+            super().append(entry)
+
+    async def main() -> tuple[Any, Any, int]:
+        host = BotForger(variant="classic", seats=2, people=1)
+        port = await host.start()
+        client = SealedClient(peer_class=Person)
+        running = asyncio.gather(host.run(), client.run("127.0.0.1", port), return_exceptions=True)
+        refused = 0
+        try:
+            for _ in range(3000):
+                await asyncio.sleep(0.01)
+                p = client.peer
+                if p is None or p.game is None or p.alarm is not None or running.done():
+                    if running.done():
+                        break
+                    continue
+                d = p.game.decision
+                if host.forged and p._unchecked and d is not None and d.player in p.seats and p.settled:
+                    try:
+                        p.move(d.player, p.game.legal_actions(d.player)[0])
+                    except core.IllegalAction as e:
+                        assert "stopped" in str(e)
+                        refused += 1
+                    break
+                if d is not None and d.player in p.seats and p.settled and not host.forged:
+                    p.move(d.player, p.game.legal_actions(d.player)[0])
+                    await asyncio.sleep(0.05)
+            got = await asyncio.wait_for(running, 60)
+        finally:
+            await host.close()
+        return host, got[1], refused
+
+    for _ in range(5):  # the forged play may deal the person cards first: then keys would wait on it
+        host, peer, refused = asyncio.run(main())
+        if refused:
+            break
+    assert refused == 1
+    from net.sealing import Alarm
+
+    assert isinstance(peer, Alarm) and (peer.fault.code, peer.fault.culprit) == ("protocol", 0), peer
+    assert "did not sign" in str(peer.fault)
+    later = [msgpack.unpackb(e["m"], raw=False).get("k") for e in host.log[host.at + 1:] if e["from"] == 1]
+    assert "smove" not in later, later  # the person's move never left

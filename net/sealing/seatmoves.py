@@ -16,7 +16,8 @@ from typing import Any, Callable
 import core
 from core import Action
 
-from ..sealed import Participant
+from ..sealed import Fault, Participant
+from .signed import Alarm
 
 
 class SeatMoves:
@@ -39,6 +40,8 @@ class SeatMoves:
     rng: random.Random
     send: Callable[[dict[str, Any]], None]
     """The peer's: sign a body and put it in the log."""
+    _hand_to_walk: Callable[[Exception], None]
+    """The peer's (waiting.py): a failed check for the walk to raise."""
 
     def _act(self) -> None:
         """A seat of this peer's that is to decide sends its move (once per position); a seat its
@@ -79,8 +82,7 @@ class SeatMoves:
         if d is None or d.player != p:
             return
         choice = self.choose(p)
-        if choice is not None:
-            self._send_move(p, choice)
+        if choice is not None and self._send_outside(p, choice):
             for told in list(self.timeouts):
                 told(p)
 
@@ -92,7 +94,19 @@ class SeatMoves:
             raise core.IllegalAction("it is not a move this seat can make now")
         if action not in g.legal_actions(p):
             raise core.IllegalAction(f"{action} is not a legal move now")
-        self._send_move(p, action)
+        if not self._send_outside(p, action):
+            raise core.IllegalAction("the table has stopped: a check of the log failed (the alarm follows)")
+
+    def _send_outside(self, p: int, action: Action) -> bool:
+        """Send a move from outside the peer's walk (a person's key, a turn timer). The checks that
+        wait run first (:meth:`~net.sealing.restart.Restart.send`); one that fails is the walk's to
+        raise, and nothing is sent: False."""
+        try:
+            self._send_move(p, action)
+        except (Alarm, Fault) as e:
+            self._hand_to_walk(e)
+            return False
+        return True
 
     def _send_move(self, p: int, action: Action) -> None:
         g = self.game

@@ -25,6 +25,8 @@ from .signed import TAG, Alarm
 
 _QUIET: dict[str, Any] = {}
 """Put in a peer's inbox when its log has been quiet (:meth:`WaitingSignatures._next`); never a log entry."""
+_FAILED: dict[str, Any] = {}
+"""Put in a peer's inbox when a check failed outside its walk (:meth:`WaitingSignatures._hand_to_walk`)."""
 
 
 class WaitingSignatures:
@@ -36,6 +38,7 @@ class WaitingSignatures:
     pid: int | None
     _unchecked: list[tuple[int, bytes, bytes, bytes]]
     """Log entries whose signatures wait: ``(author, identity, signature, body)``, in the log's order."""
+    _failed: Exception
     _unopened: list[Callable[[], None]]
     """Checks that wait, after the signatures: the cards moves named, opened with their keys (lockstep.py)."""
 
@@ -63,9 +66,17 @@ class WaitingSignatures:
                     e = await self.inbox.get()
                 finally:
                     timer.cancel()
+            if e is _FAILED:
+                raise self._failed
             if e is not _QUIET:
                 return e
             self._check_signatures()
+
+    def _hand_to_walk(self, e: Exception) -> None:
+        """A check that waited failed as this peer was about to send from outside its walk (a person's
+        move, a turn timer): nothing was sent, and the walk raises it next, as its own finding."""
+        self._failed = e
+        self.inbox.put_nowait(_FAILED)
 
     def _may_wait(self, body: dict[str, Any]) -> bool:
         """Whether an entry's signature may wait: a move's (a peer follows it by the public rules, and
