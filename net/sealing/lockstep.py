@@ -148,8 +148,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     async def _read(self) -> tuple[int, dict[str, Any]]:
         """The next entry of the log, its signature checked: ``(author, body)``; the signature of a
-        move, or of an ``sdeal`` holding no box for this peer, waits
-        (:class:`~net.sealing.waiting.WaitingSignatures`)."""
+        move or of keys dealt waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
         e = await self._next()
         try:
             author, m, s = e["from"], e["m"], e["s"]
@@ -245,6 +244,9 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
     def _tell_alarm(self, a: Alarm) -> None:
         """Log the alarm (``salarm``), once, unless it came from the log."""
         if self.pid is not None and not a.told:
+            # Every signature set aside was checked as the alarm was raised (run); the cards moves
+            # named that wait to be opened matter no more, and must not stop the alarm being sent.
+            self._unopened.clear()
             f = a.fault
             self.send({"k": "salarm", "r": self.round, "code": f.code, "culprit": f.culprit, "reason": str(f)})
             a.told = True

@@ -7,7 +7,7 @@ one card, on the same cores the drawer's keys are being made and opened on. So t
 ``sdeal`` at once to the links of its recipients and keeps the other links' copies in a
 :class:`Postbox`, which sends them together, in the log's order, before anything else goes to
 that link, or :data:`HOLD` seconds after the first was kept. Every link still gets every entry,
-in the log's order; only when changes.
+in the log's order; only the moment changes.
 """
 
 from __future__ import annotations
