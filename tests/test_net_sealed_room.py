@@ -482,3 +482,38 @@ def test_a_chat_line_that_is_not_text_or_is_only_escapes_is_not_relayed() -> Non
     assert line is not None and line["text"] == "x" * 300
     assert "\x1b" not in line["from"] and len(line["from"]) <= 24
     assert heard({"from": ["x"], "text": None}) == ("['x']", "")
+
+
+def test_a_host_that_closes_a_whole_match_says_so_and_its_clients_do_not_reconnect() -> None:
+    """After the match's last round the host closes the table with ``closed``: each client ends its
+    match with the log it holds, is told the table closed, and never reports a lost link (it would
+    show "reconnecting…" to a person, and try for two minutes). A host stopped mid-match sends no
+    such word: its clients wait for it to come back (``--resume``; the resume tests)."""
+
+    async def main() -> tuple[list[Any], list[list[tuple[str, dict[str, Any]]]]]:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1)
+        port = await host.start()
+        class Slow(SealedPeer):  # still auditing its last round as the host closes
+            async def _end_round(self) -> None:
+                await super()._end_round()
+                await until(lambda: host.ended)  # the host is done and closes; this peer's match is not over yet
+                await asyncio.sleep(0.1)
+
+        # They stay for a rematch, as a screen's client does.
+        clients = [SealedClient(matches=None, peer_class=Slow), SealedClient(matches=None, peer_class=Slow)]
+        heard = [heard_by(c) for c in clients]
+        links: list[list[Any]] = [[], []]
+        for c, seen in zip(clients, links):
+            c.listeners.append(lambda kind, msg, seen=seen: seen.append(msg) if kind == "link" else None)
+        running = asyncio.gather(host.run(), *[c.run("127.0.0.1", port) for c in clients], return_exceptions=True)
+        done = asyncio.ensure_future(running)
+        await until(lambda: host.ended)
+        await host.close()
+        got = await asyncio.wait_for(done, 60)
+        assert links == [[], []], links  # no lost link noted
+        return list(got[1:]), heard
+
+    peers, heard = asyncio.run(main())
+    for p, h in zip(peers, heard):
+        assert isinstance(p, SealedPeer) and p.alarm is None and len(p.verdicts) == 3, p
+        assert ("closed", {"k": "closed"}) in h

@@ -67,6 +67,8 @@ class SealedRoom:
             self._post(LobbyChanged(self.lobby))
         elif kind == "link":  # the client's link to the host, lost and back (it reconnects by itself)
             self._post(LinkChanged("restored" if msg.get("up") else "lost", ""))
+        elif kind == "closed":  # the match is whole and the host closed the table: no reconnecting
+            self._post(LinkChanged("closed", "the host closed the table"))
         elif kind == "chat":
             who, text = heard(msg)
             line = {"from": who, "seat": None, "text": text}

@@ -67,6 +67,9 @@ class SealedClient:
         restarted with ``--resume`` takes its place)."""
         self.retry_every = 0.25
         """Seconds between those tries."""
+        self.close_grace = 30.0
+        """Seconds a client's peer has to end its match with the log it holds once the host said it
+        closed the table (``closed``: the match is whole); then the table is gone."""
         self.host_key = b""
         self._where: tuple[str, int, str | None] = ("", 0, None)
         self._writer: asyncio.StreamWriter | None = None
@@ -192,6 +195,7 @@ class SealedClient:
         for e in backlog:
             peer.feed(e)
         fed = [len(backlog)]
+        closed: list[bool] = []
 
         async def pump() -> None:
             while True:
@@ -209,6 +213,10 @@ class SealedClient:
                 elif msg.get("k") == "start":  # a rematch's, before this peer saw its match end
                     self._early = msg
                     return
+                elif msg.get("k") == "closed":  # the host closed the table: the log is whole, no reconnecting
+                    closed.append(True)
+                    self._heard(msg)
+                    return
                 else:
                     self._heard(msg)
 
@@ -219,6 +227,11 @@ class SealedClient:
             if not running.done() and pumping.exception() is not None:
                 running.cancel()
                 raise pumping.exception()  # type: ignore[misc]  (the host did not come back)
+            if closed and not running.done():
+                # What the peer has is all it will get: it ends its match with it, or the table is gone.
+                done, _ = await asyncio.wait({running}, timeout=self.close_grace)
+                if not done:
+                    raise NetError("gone", "the host closed the table before the match ended")
             await running
         finally:
             pumping.cancel()
@@ -291,7 +304,7 @@ class SealedClient:
         if kind == "refuse":
             raise Refused(clean_text(msg.get("code") or "refused", 32),
                           clean_text(msg.get("reason") or "refused by the host", 200))
-        if kind in ("lobby", "chat"):
+        if kind in ("lobby", "chat", "closed"):
             for listener in list(self.listeners):
                 listener(kind, msg)
 

@@ -35,7 +35,7 @@ from .link import Link
 from .lockstep import SealedPeer
 from .postbox import Postbox, recipients
 from .room import ChatBrake, chat_line
-from .signed import TAG, sign
+from .signed import TAG, Alarm, sign
 from .store import SecretStore
 from .transcript import SealedTranscript
 
@@ -115,6 +115,9 @@ class SealedHost:
         self.voided: dict[str, Any] | None = None
         """The void the host logged (``{r, who, why}``), if it did."""
         self._done = False
+        self.ended = False
+        """The host's peer ended the match (its last round, or an alarm): closing now is for good, and its
+        clients are told so (``closed``); a host stopped mid-match may come back (``--resume``)."""
         self._timers: set[asyncio.Future[None]] = set()
         self.throttle = PasswordThrottle()
         """Slows down whoever guesses the password wrong, per address (as the open host's)."""
@@ -314,7 +317,7 @@ class SealedHost:
         self.identities, self.links, self.asked_names = {0: self.identity.public}, {}, {}
         self.waiting = back
         self.log, self.log_bodies, self.names = [], [], []
-        self._start, self.peer, self.voided, self._done = None, None, None, False
+        self._start, self.peer, self.voided, self._done, self.ended = None, None, None, False, False
         self._joined.clear()
         if len(self.waiting) >= len(clients):
             self._joined.set()
@@ -420,7 +423,12 @@ class SealedHost:
             self.peer.feed(e)
         watch = asyncio.ensure_future(self._watch()) if self.turn_timer is not None else None
         try:
-            await self.peer.run()
+            try:
+                await self.peer.run()
+            except Alarm:
+                self.ended = True  # stopped for everyone: its alarm is in the log
+                raise
+            self.ended = True
         finally:
             self._done = True
             if watch is not None:
@@ -448,6 +456,9 @@ class SealedHost:
 
     async def close(self) -> None:
         self.postbox.flush_all()  # every link gets the whole log before it closes
+        if self.ended:  # the match is whole: a client finishes with what it has, and does not reconnect
+            for link in self._everyone():
+                link.send({"k": "closed"})
         if self.transcript is not None:
             self.transcript.close()
         for t in list(self._timers):
