@@ -226,9 +226,17 @@ def hand_labels(player: Player) -> list[str] | None:
 
 
 def selected_label(player: Player) -> str | None:
-    """The label of the chip the ▲ marker sits under."""
+    """The label of the chip the ▲ marker sits under: two rows up (under the chip's bottom edge), or
+    one row up when the hand takes two rows and its chips are drawn without edges (a hand of a dozen
+    cards or more at 80 columns: a penalty of six cards was enough to time the test out)."""
     where = marker(player)
-    return player.terminal.screen.display[where[0] - 2][where[1]:where[1] + 4].strip() if where else None
+    if where is None:
+        return None
+    y, x = where
+    display = player.terminal.screen.display
+    above = display[y - 1]
+    row = above if x >= 1 and above[x - 1:x] in ("│", "┃") else display[y - 2]
+    return row[x:x + 4].strip()
 
 
 YOUR_TURN = re.compile(r"▶ .*\(you\)")
