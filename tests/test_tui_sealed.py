@@ -156,6 +156,9 @@ async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() ->
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and runs[0].done(), 120,
                         "the first match over and its summary shown")
             first = runs[0].result()
+            # A match of the host's one round: no next round is offered, whatever the scores.
+            assert text_of(app.screen.query_one("#match-headline")) == "That was the last of the match's 1 round."
+            assert "rematch" in text_of(app.screen.query_one("#round-keys"))
             await pilot.press("r")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) and host.peer is not first
                         and app.session.peer is host.peer, 60, "the rematch's table")

@@ -52,7 +52,11 @@ class SealedSession:
         opening of the cards it brings, the game holds cards still sealed to this seat)."""
         g = self.peer.game
         assert g is not None
-        return g.observation(self.me)  # type: ignore[return-value]
+        obs = g.observation(self.me)
+        if self.peer.rounds and not obs.get("rounds_in_match"):
+            # The host's --rounds: a match of that many rounds, shown as the rules' fixed matches are.
+            obs = {**obs, "rounds_in_match": self.peer.rounds}  # type: ignore[assignment]
+        return obs  # type: ignore[return-value]
 
     @property
     def me(self) -> int | None:

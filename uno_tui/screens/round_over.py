@@ -132,8 +132,14 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
             yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
             return
+        if self._last_round():  # a host's match of R rounds, played out: the scores stand
+            keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
+            yield Static(f"That was the last of the match's {obs['rounds_in_match']} "
+                         f"round{'s' if obs['rounds_in_match'] != 1 else ''}.", id="match-headline")
+            yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
+            return
         keys = "n or enter: next round" if self.deals else "the host deals the next round"
-        if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz)
+        if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz; a host's --rounds)
             left = obs["rounds_in_match"] - obs["round"] - 1
             yield Static(f"{left} more round{'s' if left != 1 else ''} in the match · {keys} · "
                          "esc: look at the table", id="round-keys")
@@ -146,7 +152,14 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         of = f" of {obs['rounds_in_match']}" if obs.get("rounds_in_match") else ""
         self.query_one("#round-over").border_title = f"Round {obs['round'] + 1}{of} is over"
 
+    def _last_round(self) -> bool:
+        """The last round of a match of a fixed number of rounds that the rules do not end (a host's
+        ``--rounds``): no next round comes, whatever the scores."""
+        obs = self.obs
+        limit = obs.get("rounds_in_match")
+        return bool(limit) and not obs["match_over"] and obs["round"] + 1 >= limit
+
     def action_choose(self, choice: RoundOverChoice) -> None:
-        if choice == "next" and self.obs["match_over"]:
+        if choice == "next" and (self.obs["match_over"] or self._last_round()):
             choice = "rematch"  # the match is decided: "again" means a new match
         self.dismiss(choice)
