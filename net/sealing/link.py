@@ -42,18 +42,13 @@ class Link:
 
     def send_packed(self, body: bytes) -> None:
         """Send a body packed once (the host packs a log entry once for every link)."""
-        if not self.writer.is_closing():
-            sealed = self.channel.seal(body)
-            self.writer.write(framing.HEADER.pack(len(sealed)) + sealed)
+        self.send_many([body])
 
     def send_many(self, bodies: list[bytes]) -> None:
         """Send several bodies in one write (one wake-up for the reader, not one each)."""
         if not self.writer.is_closing():
-            out = []
-            for body in bodies:
-                sealed = self.channel.seal(body)
-                out.append(framing.HEADER.pack(len(sealed)) + sealed)
-            self.writer.write(b"".join(out))
+            sealed = [self.channel.seal(body) for body in bodies]
+            self.writer.write(b"".join(framing.HEADER.pack(len(s)) + s for s in sealed))
 
     async def recv(self) -> dict[str, Any]:
         body = await framing.read_body(self.reader, max_size=MAX_FRAME + OVERHEAD, idle_timeout=None,

@@ -460,7 +460,10 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 for h, s in zip(handles, slots)]
 
     def _opened(self, h: int, s: Slot, items: list[Any]) -> tuple[str | None, str]:
-        card = open_public(self.epochs[s[0]], s[1], items)
+        return self._shown(h, s, open_public(self.epochs[s[0]], s[1], items))
+
+    def _shown(self, h: int, s: Slot, card: int) -> tuple[str | None, str]:
+        """Card ``h`` (slot ``s``) is ``card``, shown to everyone: its face."""
         self.card_of[h] = card
         if self.part is not None:
             self.part.saw_public(s, card)
@@ -471,9 +474,6 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         signature (waiting.py: when the log is quiet, and before this peer sends anything). A move
         is followed by the public rules, so nothing this peer does before the check rests on it
         but its screen; a card the keys do not open names the mover."""
-        self.card_of[h] = card
-        if self.part is not None:
-            self.part.saw_public(s, card)
         epoch = self.epochs[s[0]]
 
         def check() -> None:
@@ -483,7 +483,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                                               f"its keys open to card {got}", author))
 
         self._unopened.append(check)
-        return self.deck[card]
+        return self._shown(h, s, card)
 
     # -- moves ----------------------------------------------------------------------------------------
     async def _move(self, author: int, body: dict[str, Any]) -> None:

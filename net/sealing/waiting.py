@@ -44,7 +44,8 @@ class WaitingSignatures:
 
     def _check_signatures(self) -> None:
         """Check the signatures set aside (:meth:`_entry`), in the log's order: the first bad one is
-        :class:`Alarm`, as it would have been when it was read."""
+        :class:`Alarm`, as it would have been when it was read; then the cards moves named, opened
+        with their keys (a bad one names its mover)."""
         while self._unchecked:
             author, ident, s, m = self._unchecked.pop(0)
             if not verify(ident, s, TAG, m):

@@ -120,22 +120,9 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
     def _compose_match_end(self) -> ComposeResult:
         """Who won the match (or what wins it, or how many rounds are left), and the keys."""
         obs, unit = self.obs, self.summary.unit
-        if obs["match_over"]:
-            winners = obs.get("match_winners") or [obs.get("match_winner")]
-            if len(winners) == 1:
-                champ = winners[0]
-                text = (f"{self.summary.who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
-                        f"with {obs['scores'][champ]} {unit}!")
-            else:
-                text = f"{self.summary.together(winners)} share the match with {obs['scores'][winners[0]]} {unit}!"
-            yield Static(text, id="match-headline")
+        if obs["match_over"] or self._last_round():
+            yield Static(self._match_end(), id="match-headline")
             keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
-            yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
-            return
-        if self._last_round():  # a host's match of R rounds, played out: the scores stand
-            keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
-            yield Static(f"That was the last of the match's {obs['rounds_in_match']} "
-                         f"round{'s' if obs['rounds_in_match'] != 1 else ''}.", id="match-headline")
             yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
             return
         keys = "n or enter: next round" if self.deals else "the host deals the next round"
@@ -151,6 +138,19 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         obs = self.obs
         of = f" of {obs['rounds_in_match']}" if obs.get("rounds_in_match") else ""
         self.query_one("#round-over").border_title = f"Round {obs['round'] + 1}{of} is over"
+
+    def _match_end(self) -> str:
+        """Who won the match; or, for a host's match of R rounds played out, that it was the last."""
+        obs, unit = self.obs, self.summary.unit
+        if not obs["match_over"]:  # a host's --rounds: the scores stand, no winner is named
+            n = obs["rounds_in_match"]
+            return f"That was the last of the match's {n} round{'s' if n != 1 else ''}."
+        winners = obs.get("match_winners") or [obs.get("match_winner")]
+        if len(winners) == 1:
+            champ = winners[0]
+            return (f"{self.summary.who(champ)} {'win' if champ == obs['me'] else 'wins'} the match "
+                    f"with {obs['scores'][champ]} {unit}!")
+        return f"{self.summary.together(winners)} share the match with {obs['scores'][winners[0]]} {unit}!"
 
     def _last_round(self) -> bool:
         """The last round of a match of a fixed number of rounds that the rules do not end (a host's
