@@ -95,14 +95,22 @@ class Dealing:
         This peer waits only for the keys sealed to itself."""
         g = self.game
         assert g is not None
+        await self._await_keys(self._send_keys(g.deliveries(events)))
+
+    def _send_keys(self, deliveries: dict[int, list[int]]) -> int | None:
+        """Seal this peer's keys of the cards each seat is to see and lacks (``deliveries``, from
+        :meth:`core.Game.deliveries`) to the seat's owner; the deal's number, or None if there is
+        none. Who is to see which card is public, so a move's deliveries can be read from the public
+        game: its keys leave before this peer's own game has followed the move (the drawer waits
+        on the last of them)."""
         want: dict[int, list[int]] = {}
-        for q, hs in g.deliveries(events).items():
+        for q, hs in deliveries.items():
             o = self.owners[q]
             for h in hs:
                 if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
                     want.setdefault(o, []).append(h)
         if not want:
-            return
+            return None
         senders = [j for j in self.pids if any(o != j for o in want)]
         self._deals += 1
         d = self._deals
@@ -112,10 +120,17 @@ class Dealing:
         for o, hs in want.items():
             self.known[o].update(hs)
         self._owed[d] = set(senders)
+        self._recipient = self.pid in want
+        return d
+
+    async def _await_keys(self, d: int | None) -> None:
+        """File the keys of deal ``d`` that came early; if this peer is a recipient, wait for the rest."""
+        if d is None:
+            return
         for author, body in self._early.pop(d, []):
             self._early_count -= 1
             self._file(d, author, body)
-        if self.pid in want and self.part is not None:
+        if self._recipient and self.part is not None:
             # Entries of later moves that come meanwhile are read again after (in the log's order).
             held, self._unread = self._unread, []
             while d in self._owed:

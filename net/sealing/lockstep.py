@@ -376,8 +376,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     def _allocate(self) -> None:
         """Give the handles the game has just made their slots, epoch by epoch."""
-        g = self.game
-        assert g is not None
+        g = self.pub  # the handles the public game has made (this peer's own game makes the same)
         h = max(self.slot, default=self._size() - 1) + 1 if self.slot else self._size()
         while self.pending and h < len(g.cards):
             e, n = self.pending.pop(0)
@@ -520,13 +519,15 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 answer = await self._resolve(pub, need)
                 pub.settle(need, answer)
                 g.settle(need, answer)
-            pub.follow(p, action)
-            events = g.follow(p, action)
+            public_events = pub.follow(p, action)
         except core.IllegalAction:
             return  # the public cannot accept it: ignored by every peer alike
         self._allocate()
+        # The keys of a card dealt leave first: the drawer waits on the last of them.
+        d = self._send_keys(pub.deliveries(public_events))
+        events = g.follow(p, action)  # whatever the public accepts, this peer's game does
         self.moves.append((p, action))
-        await self._deliver(events)
+        await self._await_keys(d)
         self._tell(events)
 
     @property
