@@ -162,6 +162,10 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
             keys = shown(app.screen.query_one("#round-keys"))
             assert "host" in keys and "n or enter" not in keys  # a joiner does not deal
+            # The host's --rounds 1: a match of one round, its last said so, no next round offered.
+            assert shown(app.screen.query_one("#match-headline")).strip() == "That was the last of the match's 1 round."
+            assert "rematch" in keys and "more round" not in keys
+            assert app.screen.query_one("#round-over").border_title == "Round 1 of 1 is over"
             assert_only_own_cards(app.session.received, app.session.me)
             log = log_text(app.table)
             assert "Round 1" in log and ("You play" in log or "You draw" in log)
@@ -441,6 +445,37 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
                         what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
             assert host.match == 1 and host.game is not None and host.game.round == 0
             await asyncio.wait_for(bot_run, 0.1) if bot_run.done() else None
+    finally:
+        await app.shutdown()
+        if bot is not None:
+            await bot.client.close()
+
+
+async def test_a_match_of_the_hosts_rounds_shows_its_length_and_ends_in_a_rematch() -> None:
+    """An interactive host of ``--rounds 2``: the table says "round k of 2", the first round's
+    summary how many are left, the last's that it was the last; n there deals a rematch."""
+    host, app = hosting_app(6, rounds=2, turn_timer=0.02, options={"target_score": 10_000})
+    bot = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await in_lobby(pilot, app)
+            bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
+            bot_run = asyncio.ensure_future(bot.run())
+            await until(pilot, lambda: host.can_start(), what="Rob seated")
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen),
+                        what=lambda: "round 1's summary; " + where_things_are(host, app, bot_run))
+            assert app.screen.query_one("#round-over").border_title == "Round 1 of 2 is over"
+            assert "1 more round in the match" in shown(app.screen.query_one("#round-keys"))
+            assert not app.screen.query("#match-headline")
+            await pilot.press("n")
+            await until(pilot, lambda: host.game is not None and host.game.round == 1, what="round 2")
+            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and host.phase == "finished",
+                        what=lambda: "round 2's summary; " + where_things_are(host, app, bot_run))
+            assert shown(app.screen.query_one("#match-headline")).strip() == "That was the last of the match's 2 rounds."
+            assert "r or n: rematch" in shown(app.screen.query_one("#round-keys"))
+            await pilot.press("n")  # no next round: again means a new match
+            await until(pilot, lambda: host.match == 1, what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
     finally:
         await app.shutdown()
         if bot is not None:

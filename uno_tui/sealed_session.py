@@ -14,7 +14,7 @@ from typing import Callable
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
 
-from .session import Observation, SessionChanged, Watcher
+from .session import Observation, SessionChanged, Watcher, with_match_length
 
 
 class ScreenPeer(SealedPeer):
@@ -52,11 +52,7 @@ class SealedSession:
         opening of the cards it brings, the game holds cards still sealed to this seat)."""
         g = self.peer.game
         assert g is not None
-        obs = g.observation(self.me)
-        if self.peer.rounds and not obs.get("rounds_in_match"):
-            # The host's --rounds: a match of that many rounds, shown as the rules' fixed matches are.
-            obs = {**obs, "rounds_in_match": self.peer.rounds}  # type: ignore[assignment]
-        return obs  # type: ignore[return-value]
+        return with_match_length(g.observation(self.me), self.peer.rounds)  # type: ignore[arg-type,return-value]
 
     @property
     def me(self) -> int | None:

@@ -35,6 +35,14 @@ MIN_TIMER = 0.005
 """Fast mode still goes through a timer (a zero interval is not allowed), so keys stay responsive."""
 
 
+def with_match_length(obs: Observation, rounds: int | None) -> Observation:
+    """``obs`` with a host's ``--rounds R`` as a match of R rounds (``rounds_in_match``), shown as the
+    rules' own fixed matches are (Wild Rawz's). The rules' own count stands where they have one."""
+    if rounds and not obs.get("rounds_in_match"):
+        return {**obs, "rounds_in_match": rounds}
+    return obs
+
+
 class SessionChanged(Message, bubble=False):
     """The table changed: ``events`` are what happened, as this seat may see them (the observation
     is read afresh from the session)."""

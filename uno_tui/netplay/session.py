@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Coroutine
 
 from core import Action, Event, IllegalAction
 
-from ..session import SessionChanged, Watcher
+from ..session import SessionChanged, Watcher, with_match_length
 
 if TYPE_CHECKING:
     from net import Client, Host
@@ -160,7 +160,7 @@ class NetSession:
         obs = self.client.observation
         if obs is None:
             raise RuntimeError("no game is being played at this table yet")
-        return obs
+        return with_match_length(obs, (self.lobby or {}).get("rounds"))
 
     def opening_events(self) -> list[Event]:
         return list(self._opening)
