@@ -141,6 +141,9 @@ def policy_for(variant: str) -> Policy:
     fast = fast_path(variant)
     if variant in ("classic", "nomercy"):
         return fast_shedding_policy if fast else shedding_policy
+    own = layout_for(variant).playout_policy
+    if fast and own is not None:
+        return own
     return fast_random_policy if fast else random_policy
 
 

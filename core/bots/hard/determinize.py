@@ -22,7 +22,7 @@ its ``normal`` move instead of searching a wrong game.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ...game import Game
 from ..belief import Belief, faces  # noqa: F401  (faces: re-exported for the search)
@@ -32,6 +32,10 @@ Obs = dict[str, Any]
 
 class Layout:
     """How a variant's state is laid out for determinization (the base: one discard pile)."""
+
+    playout_policy: Callable[[Any, Sequence[int], random.Random], int] | None = None
+    """The variant's own playout policy on the fast path (its ``normal`` bots' habits), if it has
+    one; else :func:`~core.bots.hard.bot.policy_for` chooses."""
 
     def supports(self, obs: Obs) -> bool:
         """Whether positions like ``obs`` can be laid out at all (else the bot does not search)."""
