@@ -29,14 +29,96 @@ RESTING = frozenset({"play", "drawn", "stack"})
 """Phases in which the engine's step queue is empty."""
 
 
+NOISE = 0.1
+"""How often the playout policy makes a random choice instead of its favourite."""
+
+
+def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
+    """The Diez ``normal`` bots' habits (:meth:`~core.variants.diez.bots.DiezNormalBot._play`) on
+    the fast path's move ints, for the search's playouts: shed the card worth most, from the
+    colour held most; keep black cards for a small hand, never go out on one, and bluff with
+    none; hit a next player close to out with an attack; draw rather than play a black card
+    early; jump in whenever a card allows; name the colour held most. Any other choice is made
+    at random; drawing or passing only when nothing else is legal; one choice in ten at random."""
+    n = len(ms)
+    if n == 1:
+        return 0
+    T = r.T
+    hands = r.hands
+    choices: list[int] = []
+    draw = -1
+    fallback = -1
+    for i, m in enumerate(ms):
+        k = m >> KIND_SHIFT
+        if k == K_UNO or k == K_CATCH:
+            return i
+        if k == K_DRAW or k == K_PASS:
+            if fallback < 0 or k == K_DRAW:
+                fallback = i
+            if k == K_DRAW and m & 15 == r._decider():
+                draw = i
+        else:
+            choices.append(i)
+    if not choices:
+        return fallback if fallback >= 0 else int(rng.random() * n)
+    if len(choices) == 1 and draw < 0 or rng.random() < NOISE:
+        return choices[int(rng.random() * len(choices))]
+    decider = r._decider()
+    col, black, rk, ranks = T.col, T.is_black, T.rk, T.ranks
+    in_play = r.colors[r.focus]
+    best, best_s = choices[0], -1e9
+    for i in choices:
+        m = ms[i]
+        k = m >> KIND_SHIFT
+        p = m & 15
+        if k == K_PLAY:
+            c = (m >> CARD_SHIFT) & 255
+            hand = hands[p]
+            if p != decider:  # a jump-in: normal takes every one it can
+                s = -1e6 if black[c] and len(hand) == 1 else 1000.0
+            elif black[c]:
+                if len(hand) == 1:
+                    continue  # a black last card only draws 2
+                s = 5.0 if len(hand) <= 3 else -20.0
+                if ranks[rk[c]] in _BLUFFABLE and any(col[h] == in_play for h in hand if h != c):
+                    s -= 40.0
+            else:
+                s = float(_points(ranks[rk[c]]) + 2 * sum(1 for h in hand if col[h] == col[c]))
+                if ranks[rk[c]] in _ATTACKS and len(hands[r._next(p)]) <= 3:
+                    s += 15.0
+        elif k == K_COLOR:
+            code = T.ccode[STRS[((m >> 8) & 63) - 1]]
+            s = float(sum(1 for h in hands[p] if col[h] == code))
+        else:
+            s = -5.0 + rng.random()  # any other choice: at random, below a good play
+        if s > best_s:
+            best, best_s = i, s
+    if best_s < -10 and draw >= 0:
+        return draw  # keep the black cards for the end
+    return best
+
+
+_BLUFFABLE = frozenset({"W+4", "WDC", "WC"})
+"""Black cards a challenge may question (played while holding the colour in play: a bluff)."""
+_ATTACKS = frozenset({"+2", "S", "TG", "DG"})
+"""Coloured cards ``normal`` saves for a next player close to going out."""
+
+
+def _points(rank: str) -> int:
+    """A coloured card's points by its rank, as ``normal`` counts them."""
+    return _LETTERS.get(rank) or (int(rank) if rank.isdigit() else 20)
+
+
+_LETTERS = {"X": 10, "E": 11}
+
+
 @layout("diez")
 class DiezLayout(Layout):
+    playout_policy = staticmethod(fast_diez_policy)
+
     def supports(self, obs: Obs) -> bool:
         return obs["phase"] in RESTING
 
-    @property
-    def playout_policy(self) -> Any:  # type: ignore[override]
-        return fast_diez_policy
     def visible(self, obs: Obs, belief: Belief) -> set[int]:
         ids = {c["id"] for c in obs["hand"]}
         ids.update(pile["top"]["id"] for pile in obs["piles"] if pile["top"] is not None)
@@ -106,86 +188,3 @@ class DiezLayout(Layout):
             game.drawn = rng.choice(hand).id if hand else None
 
 
-
-NOISE = 0.1
-"""How often the playout policy makes a random choice instead of its favourite."""
-
-
-def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
-    """The Diez ``normal`` bots' habits (:meth:`~core.variants.diez.bots.DiezNormalBot._play`) on
-    the fast path's move ints, for the search's playouts: shed the card worth most, from the
-    colour held most; keep black cards for a small hand, never go out on one, and bluff with
-    none; hit a next player close to out with an attack; draw rather than play a black card
-    early; jump in whenever a card allows; name the colour held most. Any other choice is made
-    at random; drawing or passing only when nothing else is legal; one choice in ten at random."""
-    n = len(ms)
-    if n == 1:
-        return 0
-    T = r.T
-    hands = r.hands
-    choices: list[int] = []
-    draw = -1
-    fallback = -1
-    for i, m in enumerate(ms):
-        k = m >> KIND_SHIFT
-        if k == K_UNO or k == K_CATCH:
-            return i
-        if k == K_DRAW or k == K_PASS:
-            if fallback < 0 or k == K_DRAW:
-                fallback = i
-            if k == K_DRAW and m & 15 == r._decider():
-                draw = i
-        else:
-            choices.append(i)
-    if not choices:
-        return fallback if fallback >= 0 else int(rng.random() * n)
-    if len(choices) == 1 and draw < 0 or rng.random() < NOISE:
-        return choices[int(rng.random() * len(choices))]
-    decider = r._decider()
-    col, black, rk, ranks = T.col, T.is_black, T.rk, T.ranks
-    in_play = r.colors[r.focus]
-    best, best_s = choices[0], -1e9
-    for i in choices:
-        m = ms[i]
-        k = m >> KIND_SHIFT
-        p = m & 15
-        if k == K_PLAY:
-            c = (m >> CARD_SHIFT) & 255
-            hand = hands[p]
-            if p != decider:  # a jump-in: normal takes every one it can
-                s = -1e6 if black[c] and len(hand) == 1 else 1000.0
-            elif black[c]:
-                if len(hand) == 1:
-                    continue  # a black last card only draws 2
-                s = 5.0 if len(hand) <= 3 else -20.0
-                if ranks[rk[c]] in _BLUFFABLE and any(col[h] == in_play for h in hand if h != c):
-                    s -= 40.0
-            else:
-                s = float(_POINTS[ranks[rk[c]]] + 2 * sum(1 for h in hand if col[h] == col[c]))
-                if ranks[rk[c]] in _ATTACKS and len(hands[r._next(p)]) <= 3:
-                    s += 15.0
-        elif k == K_COLOR:
-            code = T.ccode[STRS[((m >> 8) & 63) - 1]]
-            s = float(sum(1 for h in hands[p] if col[h] == code))
-        else:
-            s = -5.0 + rng.random()  # any other choice: at random, below a good play
-        if s > best_s:
-            best, best_s = i, s
-    if best_s < -10 and draw >= 0:
-        return draw  # keep the black cards for the end
-    return best
-
-
-_BLUFFABLE = frozenset({"W+4", "WDC", "WC"})
-"""Black cards a challenge may question (played while holding the colour in play: a bluff)."""
-_ATTACKS = frozenset({"+2", "S", "TG", "DG"})
-"""Coloured cards ``normal`` saves for a next player close to going out."""
-
-
-class _Points(dict):  # type: ignore[type-arg]
-    def __missing__(self, rank: str) -> int:
-        return int(rank) if rank.isdigit() else 20
-
-
-_POINTS = _Points({"X": 10, "E": 11})
-"""A coloured card's points by rank, as ``normal`` counts them."""

@@ -16,9 +16,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...bots.belief import Belief
 from ...bots.hard.determinize import Layout, Obs, layout
+from ...cards import COLORS
 from ...game import Game
+from ...rollout.base import CARD_SHIFT, KIND_SHIFT
+from ...rollout.extended.tables import K_ACCEPT, K_CAMO, K_CATCH, K_DRAW, K_PASS, K_PLAY, K_SEND, K_UNO, STRS
 from .effects import CARD_EFFECT
 
 _PUBLIC_ONLY = ("effect_id", "by", "sources", "attached", "layers")
@@ -48,6 +50,10 @@ def _effect(pub: dict[str, Any], pile: list[dict[str, Any]], used: set[int]) -> 
 class ExtendedLayout(Layout):
     def supports(self, obs: Obs) -> bool:
         return obs["interaction"] is None
+
+    @property
+    def playout_policy(self) -> Any:  # type: ignore[override]
+        return fast_extended_policy
 
     def extra(self, obs: Obs) -> dict[str, Any]:
         used: set[int] = set()
@@ -89,3 +95,108 @@ class ExtendedLayout(Layout):
         aside = obs.get("set_aside_count", 0)
         game.set_aside = [card(i) for i in left[:aside]]
         game.draw_pile = [card(i) for i in left[aside:]]
+
+
+NOISE = 0.1
+"""How often the playout policy makes a random choice instead of its favourite."""
+_COUNTERS = frozenset({"WIDOW", "REGRET", "WRB", "WPASS"})
+"""Cards ``normal`` keeps to answer an effect with."""
+_BONUS = {"T4": 12.0, "T5": 12.0, "INF": 15.0, "BOMB": -25.0}
+_HITS = frozenset({"+2", "W+4", "S", "DISARM"})
+_NAMED = frozenset({"W", "W+4", "WGREN"})
+
+
+def fast_extended_policy(r: Any, ms: list[int], rng: random.Random) -> int:
+    """The extended rules' ``normal`` habits (:meth:`~core.variants.extended.bots.ExtendedNormalBot._main`)
+    on the fast path's move ints, for the search's playouts. On a turn: shed high numbers first,
+    keep the counters (寡妇, 后悔药, 反弹, pass) and wilds, hit a next player close to out, name the
+    colour held most, draw rather than give up a card worth keeping. Answering an effect: pass a
+    draw on with a card when one may, else accept it (counters are kept). Any other choice at
+    random; one choice in ten at random."""
+    n = len(ms)
+    if n == 1:
+        return 0
+    choices: list[int] = []
+    draw = pass_ = -1
+    for i, m in enumerate(ms):
+        k = m >> KIND_SHIFT
+        if k == K_UNO or k == K_CATCH:
+            return i
+        if k == K_DRAW:
+            draw = i
+        elif k == K_PASS:
+            pass_ = i
+        else:
+            choices.append(i)
+    if not choices:
+        return draw if draw >= 0 else (pass_ if pass_ >= 0 else int(rng.random() * n))
+    if rng.random() < NOISE:
+        return choices[int(rng.random() * len(choices))]
+    T = r.T
+    rank, color = T.rank, T.cstr
+    main = r.phase == "main" and r.ctx is None
+    best, best_s = choices[0], -1e9
+    if not main:  # an effect to answer, a pick to make
+        for i in choices:
+            m = ms[i]
+            k = m >> KIND_SHIFT
+            if k == K_ACCEPT or k == K_SEND:
+                s = 0.0
+            elif k == K_PLAY:
+                s = -10.0 if rank[(m >> CARD_SHIFT) & 255] in _COUNTERS else 5.0
+            else:
+                s = -5.0 + rng.random()
+            if s > best_s:
+                best, best_s = i, s
+        return best
+    p = r.current
+    hand = r.hands[p]
+    held = len(hand)
+    nxt = len(r.hands[r._next(p)])
+    favourite: dict[int, str] = {}
+    for i in choices:
+        m = ms[i]
+        k = m >> KIND_SHIFT
+        if k != K_PLAY and k != K_CAMO:
+            s = -5.0 + rng.random()
+        else:
+            c = (m >> CARD_SHIFT) & 255
+            rk = rank[c]
+            if rk in _COUNTERS:
+                s = -10.0 - (40.0 if held > 2 else 0.0)
+            elif color[c] is None:
+                s = 0.0
+            elif T.is_number[c]:
+                s = 10.0 + T.num[c]
+            else:
+                s = 15.0
+            if k == K_CAMO:
+                s -= 8.0 if held > 2 else -30.0
+            if rk in _HITS:
+                s += 6.0 + (10.0 if nxt <= 3 else 0.0)
+            s += _BONUS.get(rk, 0.0)
+            if rk == "CLIP":
+                s += -20.0 if held <= 3 else 2.0
+            elif rk == "CHOSEN":
+                s += 3.0 * held
+            arg = (m >> 8) & 63
+            if arg and (rk in _NAMED or k == K_CAMO):
+                fav = favourite.get(c)
+                if fav is None:
+                    fav = favourite[c] = _most_held(hand, c, color)
+                if STRS[arg - 1] != fav:
+                    s -= 50.0 if rk in _NAMED else 5.0
+        if s > best_s:
+            best, best_s = i, s
+    if best_s > -20 or draw < 0:
+        return best
+    return draw
+
+
+def _most_held(hand: list[int], skip: int, color: Any) -> str:
+    counts = {c: 0 for c in COLORS}
+    for h in hand:
+        col = color[h]
+        if h != skip and col in counts:
+            counts[col] += 1
+    return max(COLORS, key=lambda col: (counts[col], -COLORS.index(col)))

@@ -1,4 +1,5 @@
-"""The hard bot's Diez playouts: its simulated players play by the Diez ``normal`` bots' habits.
+"""The hard bot's playouts in Diez and the extended rules: its simulated players play by the
+variant's ``normal`` bots' habits.
 
 Each position is built with ``core.new_game(..., setup=...)``, copied to the fast path
 (:mod:`core.rollout`), and the playout policy is asked for its move there; the noise that
@@ -16,11 +17,14 @@ from core import Action, rollout
 from core.bots.hard.bot import policy_for
 from core.variants.diez import hard as diez_hard
 from core.variants.diez.hard import fast_diez_policy
+from core.variants.extended import hard as extended_hard
+from core.variants.extended.hard import fast_extended_policy
 
 
 @pytest.fixture(autouse=True)
 def _no_noise(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(diez_hard, "NOISE", 0.0)
+    monkeypatch.setattr(extended_hard, "NOISE", 0.0)
 
 
 def make(hands: list[list[str]], discard: str = "R5", current: int = 0) -> core.Game:
@@ -35,14 +39,18 @@ def card_id(g: core.Game, p: int, text: str) -> int:
 
 
 def chosen(g: core.Game) -> Action:
-    """The move the playout policy makes in ``g``'s position, as the engine's action."""
+    """The move the variant's playout policy makes in ``g``'s position, as the engine's action."""
     r = rollout.from_game(g, seed=1)
     ms = r.moves()
-    return r.action(fast_diez_policy(r, ms, random.Random(3)))
+    return r.action(policy_for(g.variant)(r, ms, random.Random(3)))
 
 
-def test_diez_searches_play_out_with_its_own_habits() -> None:
+def test_diez_and_the_extended_rules_play_out_with_their_own_habits() -> None:
     assert policy_for("diez") is fast_diez_policy
+    assert policy_for("extended") is fast_extended_policy
+
+
+# -- Diez --------------------------------------------------------------------------------------
 
 
 def test_it_sheds_the_card_worth_most_in_the_colour_it_holds_most() -> None:
@@ -79,19 +87,54 @@ def test_a_player_who_may_jump_in_does() -> None:
     assert a.kind == "play" and a.card == card_id(g, 2, "Y6")
 
 
-def test_whole_playouts_end_and_every_move_is_legal(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With the noise (without it, two players who both hoard black cards may draw for a long
-    # while: the search's Diez playouts stop after 60 moves anyway).
+# -- the extended rules ------------------------------------------------------------------------
+def ext(hands: list[list[str]], discard: str = "R5") -> core.Game:
+    setup = {"hands": hands, "discard": [discard], "draw": ["G7", "B8", "Y9", "R1"], "current": 0}
+    return core.new_game("extended", len(hands), seed=1, setup=setup)
+
+
+def ext_id(g: core.Game, p: int, text: str) -> int:
+    return next(c.id for c in g.hand(p) if str(c) == text)
+
+
+def test_extended_sheds_the_highest_number_and_keeps_its_counters() -> None:
+    g = ext([["R9", "R2", "RWIDOW", "G1", "B4"], ["B1", "B2"], ["Y3", "Y4"]])
+    a = chosen(g)
+    assert a.kind == "play" and a.card == ext_id(g, 0, "R9")
+    only = ext([["RWIDOW", "G1", "B4"], ["B1", "B2"], ["Y3", "Y4"]])  # a counter alone: draw instead
+    assert chosen(only).kind == "draw"
+
+
+def test_extended_names_the_colour_it_holds_most_with_a_wild() -> None:
+    g = ext([["W", "G1", "B4", "B6", "B7"], ["B1", "B2"], ["Y3", "Y4"]])
+    a = chosen(g)
+    assert a.kind == "play" and a.card == ext_id(g, 0, "W") and a.color == "blue"
+
+
+def test_extended_passes_a_draw_on_when_it_can() -> None:
+    g = ext([["R+2", "R1", "G3"], ["G+2", "B5", "G1"], ["Y1", "Y2"]])
+    g.apply(0, Action("play", ext_id(g, 0, "R+2")))
+    g.apply(0, Action("pass")) if Action("pass") in g.legal_actions(0) else None
+    a = chosen(g)
+    assert a.kind == "play" and a.card == ext_id(g, 1, "G+2"), a
+
+
+@pytest.mark.parametrize("variant", ["diez", "extended"])
+def test_whole_playouts_end_and_every_move_is_legal(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the noise (without it, two Diez players who both hoard black cards may draw for a long
+    # while: the search's playouts in these variants stop after 60 moves anyway).
     monkeypatch.setattr(diez_hard, "NOISE", 0.1)
+    monkeypatch.setattr(extended_hard, "NOISE", 0.1)
+    policy = policy_for(variant)
     rng = random.Random(5)
     for seed in range(40):
-        g = core.new_game("diez", 2 + seed % 5, seed=seed)
+        g = core.new_game(variant, 2 + seed % 5, seed=seed)
         r = rollout.from_game(g, seed=seed)
         for _ in range(20000):
             if r.over:
                 break
             ms = r.moves()
-            i = fast_diez_policy(r, ms, rng)
+            i = policy(r, ms, rng)
             assert 0 <= i < len(ms)
             r.step(i)
         assert r.over
