@@ -163,7 +163,8 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             keys = shown(app.screen.query_one("#round-keys"))
             assert "host" in keys and "n or enter" not in keys  # a joiner does not deal
             # The host's --rounds 1: a match of one round, its last said so, no next round offered.
-            assert shown(app.screen.query_one("#match-headline")).strip() == "That was the last of the match's 1 round."
+            headline = shown(app.screen.query_one("#match-headline")).strip()
+            assert headline == "That was the last of the match's 1 round."
             assert "rematch" in keys and "more round" not in keys
             assert app.screen.query_one("#round-over").border_title == "Round 1 of 1 is over"
             assert_only_own_cards(app.session.received, app.session.me)
@@ -472,10 +473,12 @@ async def test_a_match_of_the_hosts_rounds_shows_its_length_and_ends_in_a_rematc
             await until(pilot, lambda: host.game is not None and host.game.round == 1, what="round 2")
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and host.phase == "finished",
                         what=lambda: "round 2's summary; " + where_things_are(host, app, bot_run))
-            assert shown(app.screen.query_one("#match-headline")).strip() == "That was the last of the match's 2 rounds."
+            headline = shown(app.screen.query_one("#match-headline")).strip()
+            assert headline == "That was the last of the match's 2 rounds."
             assert "r or n: rematch" in shown(app.screen.query_one("#round-keys"))
             await pilot.press("n")  # no next round: again means a new match
-            await until(pilot, lambda: host.match == 1, what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
+            await until(pilot, lambda: host.match == 1,
+                        what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
     finally:
         await app.shutdown()
         if bot is not None:

@@ -45,6 +45,7 @@ def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
         return 0
     T = r.T
     hands = r.hands
+    decider = r._decider()  # the player the game waits on (others may jump in)
     choices: list[int] = []
     draw = -1
     fallback = -1
@@ -55,7 +56,7 @@ def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
         if k == K_DRAW or k == K_PASS:
             if fallback < 0 or k == K_DRAW:
                 fallback = i
-            if k == K_DRAW and m & 15 == r._decider():
+            if k == K_DRAW and m & 15 == decider:
                 draw = i
         else:
             choices.append(i)
@@ -63,7 +64,6 @@ def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
         return fallback if fallback >= 0 else int(rng.random() * n)
     if len(choices) == 1 and draw < 0 or rng.random() < NOISE:
         return choices[int(rng.random() * len(choices))]
-    decider = r._decider()
     col, black, rk, ranks = T.col, T.is_black, T.rk, T.ranks
     in_play = r.colors[r.focus]
     best, best_s = choices[0], -1e9
@@ -87,7 +87,7 @@ def fast_diez_policy(r: Any, ms: list[int], rng: random.Random) -> int:
                 if ranks[rk[c]] in _ATTACKS and len(hands[r._next(p)]) <= 3:
                     s += 15.0
         elif k == K_COLOR:
-            code = T.ccode[STRS[((m >> 8) & 63) - 1]]
+            code = T.ccode[STRS[((m >> 8) & 63) - 1]]  # bits 8-13: 1 + the named string's index
             s = float(sum(1 for h in hands[p] if col[h] == code))
         else:
             s = -5.0 + rng.random()  # any other choice: at random, below a good play
@@ -186,5 +186,3 @@ class DiezLayout(Layout):
         if game.phase == "drawn" and game.drawn is None:
             hand = game.hands[game.current]
             game.drawn = rng.choice(hand).id if hand else None
-
-

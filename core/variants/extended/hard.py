@@ -46,57 +46,6 @@ def _effect(pub: dict[str, Any], pile: list[dict[str, Any]], used: set[int]) -> 
     return e
 
 
-@layout("extended")
-class ExtendedLayout(Layout):
-    def supports(self, obs: Obs) -> bool:
-        return obs["interaction"] is None
-
-    @property
-    def playout_policy(self) -> Any:  # type: ignore[override]
-        return fast_extended_policy
-
-    def extra(self, obs: Obs) -> dict[str, Any]:
-        used: set[int] = set()
-        effects = [[_effect(pub, obs["discard"], used) for pub in es] for es in obs["effects"]]
-        ids = [e["id"] for es in effects for e in es]
-        turn = dict(obs["turn"])
-        me = obs["me"]
-        hand = obs["hand"]
-        drew = turn.pop("drew")
-        # Which card was drawn is not shown (the engine appends it, so the seat's is its last).
-        turn["drew"] = (hand[-1]["id"] if obs["current"] == me and hand else -1) if drew else None
-        turn["plays"] = [{"card": obs["last"]["id"] if obs["last"] else -1, "last": None, "color": None,
-                          "plain": False}] * turn["played"]
-        return {
-            "last": obs["last"]["id"] if obs["last"] else None,
-            "effects": effects,
-            "ctx": None,
-            "turn": turn,
-            "finished": list(obs["finished"]),
-            "last_turn": None,
-            "seq": max(ids, default=0) + 1000,
-            "lead": None,
-            "stuck": 0,
-        }
-
-    def place(self, game: Game, obs: Obs, hands: dict[int, list[int]], rest: list[int],
-              rng: random.Random, reserved: list[int] = ()) -> None:
-        card = game.cards.__getitem__
-        for q, ids in hands.items():
-            game.hands[q] = [card(i) for i in ids]
-        at = 0
-        for es in game.effects:  # type: ignore[attr-defined]
-            for e in es:
-                for layer in e.get("layers", ()):
-                    k = len(layer["cards"])
-                    layer["cards"] = rest[at:at + k]
-                    at += k
-        left = rest[at:]
-        aside = obs.get("set_aside_count", 0)
-        game.set_aside = [card(i) for i in left[:aside]]
-        game.draw_pile = [card(i) for i in left[aside:]]
-
-
 NOISE = 0.1
 """How often the playout policy makes a random choice instead of its favourite."""
 _COUNTERS = frozenset({"WIDOW", "REGRET", "WRB", "WPASS"})
@@ -179,7 +128,7 @@ def fast_extended_policy(r: Any, ms: list[int], rng: random.Random) -> int:
                 s += -20.0 if held <= 3 else 2.0
             elif rk == "CHOSEN":
                 s += 3.0 * held
-            arg = (m >> 8) & 63
+            arg = (m >> 8) & 63  # bits 8-13: 1 + the named colour's index
             if arg and (rk in _NAMED or k == K_CAMO):
                 fav = favourite.get(c)
                 if fav is None:
@@ -200,3 +149,52 @@ def _most_held(hand: list[int], skip: int, color: Any) -> str:
         if h != skip and col in counts:
             counts[col] += 1
     return max(COLORS, key=lambda col: (counts[col], -COLORS.index(col)))
+
+
+@layout("extended")
+class ExtendedLayout(Layout):
+    playout_policy = staticmethod(fast_extended_policy)
+
+    def supports(self, obs: Obs) -> bool:
+        return obs["interaction"] is None
+
+    def extra(self, obs: Obs) -> dict[str, Any]:
+        used: set[int] = set()
+        effects = [[_effect(pub, obs["discard"], used) for pub in es] for es in obs["effects"]]
+        ids = [e["id"] for es in effects for e in es]
+        turn = dict(obs["turn"])
+        me = obs["me"]
+        hand = obs["hand"]
+        drew = turn.pop("drew")
+        # Which card was drawn is not shown (the engine appends it, so the seat's is its last).
+        turn["drew"] = (hand[-1]["id"] if obs["current"] == me and hand else -1) if drew else None
+        turn["plays"] = [{"card": obs["last"]["id"] if obs["last"] else -1, "last": None, "color": None,
+                          "plain": False}] * turn["played"]
+        return {
+            "last": obs["last"]["id"] if obs["last"] else None,
+            "effects": effects,
+            "ctx": None,
+            "turn": turn,
+            "finished": list(obs["finished"]),
+            "last_turn": None,
+            "seq": max(ids, default=0) + 1000,
+            "lead": None,
+            "stuck": 0,
+        }
+
+    def place(self, game: Game, obs: Obs, hands: dict[int, list[int]], rest: list[int],
+              rng: random.Random, reserved: list[int] = ()) -> None:
+        card = game.cards.__getitem__
+        for q, ids in hands.items():
+            game.hands[q] = [card(i) for i in ids]
+        at = 0
+        for es in game.effects:  # type: ignore[attr-defined]
+            for e in es:
+                for layer in e.get("layers", ()):
+                    k = len(layer["cards"])
+                    layer["cards"] = rest[at:at + k]
+                    at += k
+        left = rest[at:]
+        aside = obs.get("set_aside_count", 0)
+        game.set_aside = [card(i) for i in left[:aside]]
+        game.draw_pile = [card(i) for i in left[aside:]]
