@@ -184,9 +184,9 @@ def test_a_withheld_seed_is_named_at_the_reveal_deadline(monkeypatch: pytest.Mon
 class FalseAccuser(SealedPeer):
     """Publishes an honest envelope it received as though a key in it were bad."""
 
-    async def _await_keys(self, d: int | None) -> None:
+    async def _await_keys(self, deal: tuple[int, bool] | None) -> None:
         before = len(self.envelopes)
-        await super()._await_keys(d)
+        await super()._await_keys(deal)
         mine = [e for e in self.envelopes[before:] if e.to == self.pid]
         if mine and self.secret is not None:
             from net.sealed.envelope import unseal

@@ -409,18 +409,26 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
     assert not host.serving
 
 
+async def seat_a_bot_and_start(pilot: Pilot, host: Any, bots: list[BotClient]) -> asyncio.Future[Any]:
+    """A bot client takes the open seat of a hosting app's table (``bots`` gets it, for the test
+    to close), and the host presses s; returns the bot's run."""
+    bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
+    bots.append(bot)
+    bot_run = asyncio.ensure_future(bot.run())
+    await until(pilot, lambda: host.can_start(), what="Rob seated")
+    await pilot.press("s")
+    return bot_run
+
+
 async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
     # A match to 1 point ends with its first round; the seats come back for the rematch.
     # The host's own turns are left to the turn timer (a bot plays them): the keys were tested above.
     host, app = hosting_app(4, options={"target_score": 1}, turn_timer=0.02)
-    bot = None
+    bots: list[BotClient] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
-            bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
-            bot_run = asyncio.ensure_future(bot.run())
-            await until(pilot, lambda: host.can_start(), what="Rob seated")
-            await pilot.press("s")
+            bot_run = await seat_a_bot_and_start(pilot, host, bots)
             # The host's phase turns "finished" as it ends the match, which may come after this
             # screen has the round's last update: wait for both. (A round won with 0 points, every
             # card left a zero, does not reach the target: the host deals on.)
@@ -448,22 +456,19 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
             await asyncio.wait_for(bot_run, 0.1) if bot_run.done() else None
     finally:
         await app.shutdown()
-        if bot is not None:
+        for bot in bots:
             await bot.client.close()
 
 
 async def test_a_match_of_the_hosts_rounds_shows_its_length_and_ends_in_a_rematch() -> None:
-    """An interactive host of ``--rounds 2``: the table says "round k of 2", the first round's
-    summary how many are left, the last's that it was the last; n there deals a rematch."""
+    """An interactive host of ``--rounds 2``: the first round's summary says "Round 1 of 2" and
+    how many are left, the last's that it was the last; n there deals a rematch."""
     host, app = hosting_app(6, rounds=2, turn_timer=0.02, options={"target_score": 10_000})
-    bot = None
+    bots: list[BotClient] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
-            bot = BotClient(("127.0.0.1", host.port), "Rob", seed=1)
-            bot_run = asyncio.ensure_future(bot.run())
-            await until(pilot, lambda: host.can_start(), what="Rob seated")
-            await pilot.press("s")
+            bot_run = await seat_a_bot_and_start(pilot, host, bots)
             await until(pilot, lambda: isinstance(app.screen, RoundOverScreen),
                         what=lambda: "round 1's summary; " + where_things_are(host, app, bot_run))
             assert app.screen.query_one("#round-over").border_title == "Round 1 of 2 is over"
@@ -481,7 +486,7 @@ async def test_a_match_of_the_hosts_rounds_shows_its_length_and_ends_in_a_rematc
                         what=lambda: "the rematch; " + where_things_are(host, app, bot_run))
     finally:
         await app.shutdown()
-        if bot is not None:
+        for bot in bots:
             await bot.client.close()
 
 

@@ -97,10 +97,10 @@ class Dealing:
         assert g is not None
         await self._await_keys(self._send_keys(g.deliveries(events)))
 
-    def _send_keys(self, deliveries: dict[int, list[int]]) -> int | None:
+    def _send_keys(self, deliveries: dict[int, list[int]]) -> tuple[int, bool] | None:
         """Seal this peer's keys of the cards each seat is to see and lacks (``deliveries``, from
-        :meth:`core.Game.deliveries`) to the seat's owner; the deal's number, or None if there is
-        none. Who is to see which card is public, so a move's deliveries can be read from the public
+        :meth:`core.Game.deliveries`) to the seat's owner; the deal's number and whether this peer
+        is a recipient, or None if there is no deal. Who is to see which card is public, so a move's deliveries can be read from the public
         game: its keys leave before this peer's own game has followed the move (the drawer waits
         on the last of them)."""
         want: dict[int, list[int]] = {}
@@ -120,17 +120,18 @@ class Dealing:
         for o, hs in want.items():
             self.known[o].update(hs)
         self._owed[d] = set(senders)
-        self._recipient = self.pid in want
-        return d
+        return d, self.pid in want
 
-    async def _await_keys(self, d: int | None) -> None:
-        """File the keys of deal ``d`` that came early; if this peer is a recipient, wait for the rest."""
-        if d is None:
+    async def _await_keys(self, deal: tuple[int, bool] | None) -> None:
+        """File the keys of the deal (as :meth:`_send_keys` returned it) that came early; if this
+        peer is a recipient, wait for the rest."""
+        if deal is None:
             return
+        d, recipient = deal
         for author, body in self._early.pop(d, []):
             self._early_count -= 1
             self._file(d, author, body)
-        if self._recipient and self.part is not None:
+        if recipient and self.part is not None:
             # Entries of later moves that come meanwhile are read again after (in the log's order).
             held, self._unread = self._unread, []
             while d in self._owed:

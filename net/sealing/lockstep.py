@@ -524,10 +524,10 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             return  # the public cannot accept it: ignored by every peer alike
         self._allocate()
         # The keys of a card dealt leave first: the drawer waits on the last of them.
-        d = self._send_keys(pub.deliveries(public_events))
+        deal = self._send_keys(pub.deliveries(public_events))
         events = g.follow(p, action)  # whatever the public accepts, this peer's game does
         self.moves.append((p, action))
-        await self._await_keys(d)
+        await self._await_keys(deal)
         self._tell(events)
 
     @property
