@@ -93,6 +93,8 @@ def _start(e: Event, who: str, tgt: str) -> str:
 
 
 def _return(e: Event, who: str, tgt: str) -> str:
+    if e.reason == "aside":  # left under the starting card (No Mercy, Diez)
+        return f"{e.cards[0].name} cannot start the round; it is set aside."
     return f"{e.cards[0].name} cannot start the round; it goes back and the pile is shuffled."
 
 

@@ -136,6 +136,35 @@ def test_starting_card_is_a_non_white_number():
         assert_conserved(g)
 
 
+def test_cards_turned_before_the_starting_number_lie_under_it_and_come_back_at_a_reshuffle():
+    found = 0
+    for seed in range(200):
+        g = core.new_game("diez", 3, seed=seed)
+        returned = [e for e in g.deal_events if e.kind == "return"]
+        assert len(returned) == len(g.piles[0]) - 1
+        if not returned:
+            continue
+        found += 1
+        assert all(e.reason == "aside" for e in returned)
+        under = g.piles[0][:-1]
+        assert [e.cards[0] for e in returned] == under  # in the order turned, under the top
+        assert not any(c.color in COLORS and c.rank.isdigit() for c in under)
+        ks = event_kinds(g.deal_events)
+        assert ks.index("return") < ks.index("start") and "reshuffle" not in ks
+        assert_conserved(g)
+        if found == 1:
+            # The pile runs out: the cards under the top are shuffled back into play.
+            g.hands[1].extend(g.draw_pile)
+            g.draw_pile = []
+            events = g.apply(decider(g), Action("draw"))
+            assert "reshuffle" in event_kinds(events) and g.piles[0] == g.piles[0][-1:]
+            assert {c.id for c in under} <= {c.id for c in g.draw_pile} | {c.id for c in g.hands[0]}
+            assert_conserved(g)
+        if found >= 5:
+            break
+    assert found >= 5
+
+
 # -- matching and the turn ------------------------------------------------------------------------
 
 def test_match_by_colour_symbol_wild_blank_white():

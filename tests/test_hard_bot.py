@@ -263,6 +263,22 @@ def test_a_hand_shown_after_a_challenge_is_known():
         assert hands[0] == ["B1", "G6", "Y9"]
 
 
+def test_cards_set_aside_at_the_deal_are_known_to_lie_under_the_start():
+    g = next(g for g in (core.new_game("diez", 3, seed=s) for s in range(200))
+             if any(e.kind == "return" for e in g.deal_events))
+    aside = {c.id for c in g.piles[0][:-1]}
+    m = Memory()
+    m.observe(0, g.deal_events)
+    obs = g.observation(0)
+    belief = m.belief(obs)
+    belief.sync(obs, layout_for("diez").visible(obs, belief))
+    dealer = Dealer(obs, belief)
+    rng = random.Random(7)
+    for _ in range(20):
+        d = dealer.deal(rng)
+        assert {c.id for c in d.piles[0][:-1]} == aside  # under the starting card, not in a hand
+
+
 def test_the_belief_forgets_what_it_cannot_reconcile():
     b = Belief(0, faces(core.new_game("classic", 3, seed=1).observation(0)), 3, voids_on_draw=True)
     b.counts[1] = 5

@@ -83,7 +83,7 @@ class Knowledge:
 # Event kinds the belief understands; others make it forget about the players they name.
 _QUIET = frozenset({
     "deal", "uno", "catch", "challenge", "skip", "pass", "empty", "jump_in", "round_over", "match_over",
-    "return", "skip_all", "trick", "aside", "row", "trump", "take",
+    "skip_all", "trick", "aside", "row", "trump", "take",
 })
 
 
@@ -169,6 +169,10 @@ class Belief:
         if e.cards:
             self.color, self.top_rank = e.color, e.cards[0].rank
             self.played.add(e.cards[0].id)
+
+    def _on_return(self, e: Event) -> None:
+        if e.reason == "aside":  # turned at the deal and left under the starting card
+            self.played |= {c.id for c in e.cards}
 
     def _on_reverse(self, e: Event) -> None:
         self.direction = -self.direction

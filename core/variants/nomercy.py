@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..actions import PASS, Action
 from ..cards import COLORS, Card
-from ..events import COMMON_WORDS, Event, _cards, register_words
+from ..events import Event, _cards, register_words
 from ..game import Option
 from ..registry import register
 from .classic import ClassicGame
@@ -276,12 +276,6 @@ class NoMercyGame(ClassicGame):
     }
 
 
-def _return(e: Event, who: str, tgt: str) -> str:
-    if e.reason != "aside":
-        return COMMON_WORDS["return"](e, who, tgt)
-    return f"{e.cards[0].name} cannot start the round; it is set aside."
-
-
 def _discard_all_words(e: Event, who: str, tgt: str) -> str:
     if e.reason == "one":  # a sealed game: one card at a time
         return f"{who} discards {_cards(e)} under the Discard All."
@@ -289,7 +283,6 @@ def _discard_all_words(e: Event, who: str, tgt: str) -> str:
 
 
 register_words("nomercy", {
-    "return": _return,
     "skip_all": "{who} skips everyone and plays again.",
     "discard_all": _discard_all_words,
     "knockout": "{who} holds {n} cards and is knocked out (Mercy)!",
