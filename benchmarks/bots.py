@@ -12,6 +12,11 @@ Figures (targets from issue 17; 2,000 games each by default):
 * ``time``: ``hard``'s decision times under a clock budget (``--think``, default 0.3 s):
   the median within the budget, none over twice it.
 
+Yardsticks, not targets (run only when named): ``classic4-seer`` and ``classic2-seer`` put
+in ``hard``'s seat a *seer*, the same search shown every other hand (not the draw pile): what a
+perfect reading of the hidden hands would be worth. It lives here, not among the levels, as no
+table may seat it.
+
 The tested bot changes seat every game (seat ``g mod n`` in game ``g``), so
 no seat's advantage (who starts, who deals) counts for or against it. A win
 is a round won (a tie shares it); in ``extended``, where everyone who goes
@@ -40,7 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import core  # noqa: E402
 from core.bots import make_bot  # noqa: E402
+from core.bots.belief import Belief  # noqa: E402
 from core.bots.hard import iterations  # noqa: E402
+from core.bots.hard.bot import HardBot  # noqa: E402
 from core.bots.simulate import play_round  # noqa: E402
 
 
@@ -65,6 +72,32 @@ FIGURES = {f.name: f for f in [
     Figure("extended-hard", "extended", 4, "hard", "normal", 1.5 / 4,
            "extended 4p: hard vs 3 normal (first out)"),
 ]}
+YARDSTICKS = {f.name: f for f in [
+    Figure("classic4-seer", "classic", 4, "seer", "normal", 0.40, "classic 4p: hard seeing every hand vs 3 normal"),
+    Figure("classic2-seer", "classic", 2, "seer", "normal", 0.65, "classic 2p: hard seeing every hand vs normal"),
+]}
+ALL = {**FIGURES, **YARDSTICKS}
+
+
+class Seer(HardBot):
+    """``hard`` shown every other hand of its game (the draw pile stays unknown): each opponent's
+    hand is what its belief knows, so every determinization deals the true hands. A cheating
+    double for a yardstick, never seated at a table."""
+
+    game: core.Game | None = None
+
+    def _fits(self, obs: dict[str, Any], belief: Belief, seed: int) -> bool:
+        assert self.game is not None
+        for q, hand in enumerate(self.game.hands):
+            if q != obs["me"]:
+                belief.hands[q].known = {c.id for c in hand}
+                belief.hands[q].cohorts.clear()
+                belief.hands[q].lean.clear()
+        belief.habits.clear()
+        return super()._fits(obs, belief, seed)
+
+    def strategy(self, variant: str) -> "Seer":
+        return self
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -136,7 +169,7 @@ def _settings(budget: tuple[str, float], search_procs: int = 1) -> dict[str, Any
 
 
 def play(fig_name: str, games: range, seed: int, budget: tuple[str, float], search_procs: int = 1) -> Tally:
-    fig = FIGURES[fig_name]
+    fig = ALL[fig_name]
     n = fig.players
     tally = Tally()
     settings = _settings(budget, search_procs)
@@ -146,9 +179,14 @@ def play(fig_name: str, games: range, seed: int, budget: tuple[str, float], sear
         bots: list[Any] = []
         for q in range(n):
             level = fig.tested if q == seat else fig.others
-            bot = make_bot(level, seed=f"{seed}:{g}:{q}", **settings)
-            bots.append(Timed(bot, fig.variant, times) if q == seat and level == "hard" else bot)
+            if level == "seer":
+                bot: Any = Seer(f"{seed}:{g}:{q}", **settings)
+            else:
+                bot = make_bot(level, seed=f"{seed}:{g}:{q}", **settings)
+            bots.append(Timed(bot, fig.variant, times) if q == seat and level in ("hard", "seer") else bot)
         game = core.new_game(fig.variant, n, seed=f"{seed}:{g}")
+        if fig.tested == "seer":
+            bots[seat].bot.game = game
         play_round(game, bots)
         if fig.variant == "extended":
             won = 1.0 if game.winner == seat else 0.0
@@ -157,7 +195,7 @@ def play(fig_name: str, games: range, seed: int, budget: tuple[str, float], sear
             won = 1.0 / len(winners) if seat in winners else 0.0
         tally.games += 1
         tally.wins += won
-        if fig.tested == "hard":
+        if fig.tested in ("hard", "seer"):
             tally.times += times
             strategy = bots[seat].bot.strategy(fig.variant)
             tally.searches += strategy.searches
@@ -202,7 +240,8 @@ def describe(budget: tuple[str, float]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("figures", nargs="*",
-                    help=f"figures to run (default: all), each optionally NAME:GAMES: {', '.join(FIGURES)}, time")
+                    help=f"figures to run (default: all but the yardsticks), each optionally NAME:GAMES: "
+                         f"{', '.join(ALL)}, time")
     ap.add_argument("--games", type=int, default=2000, help="games per figure (default 2000)")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--iterations", type=int, default=None, help="hard's budget: iterations per decision")
@@ -217,8 +256,8 @@ def main() -> None:
     wanted: list[tuple[str, int]] = []
     for item in args.figures or [*FIGURES, "time"]:
         name, _, count = item.partition(":")
-        if name not in FIGURES and name != "time":
-            ap.error(f"unknown figure {name!r} (known: {', '.join(FIGURES)}, time)")
+        if name not in ALL and name != "time":
+            ap.error(f"unknown figure {name!r} (known: {', '.join(ALL)}, time)")
         if count and not count.isdigit():
             ap.error(f"{item}: the number of games must be a whole number")
         wanted.append((name, int(count) if count else args.games))
@@ -231,14 +270,14 @@ def main() -> None:
     for name, games in wanted:
         if name == "time":
             continue
-        fig = FIGURES[name]
+        fig = ALL[name]
         start = time.perf_counter()
         t = run(name, games, args.seed, budget, args.procs, progress=args.progress)
         share = t.wins / t.games
         lo, hi = wilson(t.wins, t.games)
         verdict = "meets" if lo >= fig.target else "below" if hi < fig.target else "unclear"
         extra = ""
-        if fig.tested == "hard":
+        if fig.tested in ("hard", "seer"):
             per = t.searches / t.games
             extra = (f"  {per:.1f} searches/game, {t.playouts / max(1, t.searches):.0f} playouts each; "
                      f"2000 games at 0.3 s: {2000 * per * 0.3 / 3600:.1f} h of searching")

@@ -20,7 +20,7 @@ from core.bots.belief import Belief, Memory, faces
 from core.bots.hard import HardBot, SearchRoot, iterations, search
 from core.bots.hard.adapter import GameRollout
 from core.bots.hard.determinize import Dealer, check, layout_for
-from core.bots.simulate import play_round, tell
+from core.bots.simulate import play_round
 
 from support import cid, make
 
@@ -277,6 +277,49 @@ def test_cards_set_aside_at_the_deal_are_known_to_lie_under_the_start():
     for _ in range(20):
         d = dealer.deal(rng)
         assert {c.id for c in d.piles[0][:-1]} == aside  # under the starting card, not in a hand
+
+
+def test_every_play_since_a_draw_is_read_against_the_sampled_hand():
+    from core.bots.belief import Habit
+
+    obs = core.new_game("classic", 2, seed=1).observation(0)
+    fc = faces(obs)
+    ids: dict[str, list[int]] = {}
+    for i, (col, rank) in enumerate(fc):
+        ids.setdefault(f"{col[0].upper() if col else 'W'}{rank}", []).append(i)
+    b = Belief(0, fc, 2, habits=True)
+    # Seat 1 played R9 on a red 5, then (no draw between) G8 on a green 4; it holds 3 cards now.
+    b.habits[1] = [Habit(("red", "9"), None, "red", "5", False, False, 5),
+                   Habit(("green", "8"), None, "green", "4", False, False, 4)]
+    blues = {1: [ids["B1"][0], ids["B2"][0], ids["B3"][0]]}
+    yellows = {1: [ids["Y5"][0], ids["Y6"][0], ids["Y7"][0]]}
+    assert b.plausible(blues)
+    # Only its G8 could go on the green 4 either way, but with three yellows it would have played
+    # the Y5 on the red 5 rather than the R9 (it stays in the colour it holds most).
+    assert not b.plausible(yellows)
+    b.habits[1] = b.habits[1][1:]  # the last play alone says nothing against the yellows
+    assert b.plausible(yellows)
+
+
+def test_a_players_chain_of_plays_grows_until_it_draws():
+    g = make("classic", 3, [["R3", "G7", "B8", "Y2"], ["R1", "R2", "G4", "Y5"], ["Y3", "Y4", "B5", "G9"]],
+             ["R5"], ["G1", "G2", "G3"], current=1)
+    m = _memory(g, 0, habits=True)
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "R1"))))
+    _feed(m, 0, g.apply(2, Action("draw")))  # G1: it fits, and it keeps it
+    _feed(m, 0, g.apply(2, Action("pass")))
+    _feed(m, 0, g.apply(0, Action("play", cid(g, 0, "R3"))))
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "R2"))))
+    obs = g.observation(0)
+    b = m.belief(obs, habits=True)
+    assert [h.face for h in b.habits[1]] == [("red", "1"), ("red", "2")]
+    assert 2 not in b.habits  # it drew: what it held before is not its hand now
+    _feed(m, 0, g.apply(2, Action("draw")))  # G2 fits the red 2: kept
+    _feed(m, 0, g.apply(2, Action("pass")))
+    _feed(m, 0, g.apply(0, Action("draw")))  # G3 does not fit: the turn passes
+    _feed(m, 0, g.apply(1, Action("draw")))
+    b = m.belief(g.observation(0), habits=True)
+    assert 1 not in b.habits
 
 
 def test_the_belief_forgets_what_it_cannot_reconcile():

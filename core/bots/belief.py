@@ -89,8 +89,9 @@ _QUIET = frozenset({
 
 @dataclass
 class Habit:
-    """An opponent's last play, with what it saw then: a sample of its hand is checked against
-    the play a ``normal``-like player would have made from it (see :meth:`Belief.plausible`)."""
+    """A play of an opponent since it last drew, with what it saw then: a sample of its hand is
+    checked against the play a ``normal``-like player would have made from it (see
+    :meth:`Belief.plausible`)."""
 
     face: Face
     named: str | None
@@ -100,6 +101,8 @@ class Habit:
     close: bool
     size: int
     """Cards held just before the play."""
+    read: bool = True
+    """Whether the play was a choice to read (not a card drawn and played at once)."""
 
 
 LEAN_ON_NAMING = 1.0
@@ -138,7 +141,7 @@ class Belief:
         self.lean_on_naming = LEAN_ON_NAMING
         self.habits_on = habits
         """Read each opponent's last play as a ``normal``-like player's choice (classic)."""
-        self.habits: dict[int, Habit] = {}
+        self.habits: dict[int, list[Habit]] = {}
         self._drew_this_turn: set[int] = set()
 
     # -- reading events --------------------------------------------------------------------
@@ -265,39 +268,51 @@ class Belief:
         self.top_rank = card.rank
 
     def _note_habit(self, q: int, face: Face, named: str | None) -> None:
-        self.habits.pop(q, None)
+        """Add a play of ``q`` to its chain (its plays since it last drew: the hand then is the hand
+        now plus the cards played since, so each can be read again against a sampled hand)."""
         size = self.counts[q]
-        if q in self._drew_this_turn or size is None:
-            return  # it played the card it drew: no choice to read
+        if size is None:
+            self.habits.pop(q, None)
+            return
+        chain = self.habits.setdefault(q, [])
+        read = q not in self._drew_this_turn  # a card it drew and played at once was no choice
         active = [p for p in range(self.n) if not self.out[p]]
         if q not in active or len(active) < 2:
+            read = False
+        else:
+            i = active.index(q)
+            nxt = active[(i + self.direction) % len(active)]
+            others = [self.counts[p] for p in active if p != q]
+            if self.counts[nxt] is None or any(c is None for c in others):
+                read = False
+        if not read:
+            chain.append(Habit(face, named, None, None, False, False, size, read=False))
             return
-        i = active.index(q)
-        nxt = active[(i + self.direction) % len(active)]
-        others = [self.counts[p] for p in active if p != q]
-        if self.counts[nxt] is None or any(c is None for c in others):
-            return
-        danger = self.counts[nxt] <= 2
+        danger = self.counts[nxt] <= 2  # type: ignore[operator]
         close = danger or min(others) <= 2  # type: ignore[type-var]
-        self.habits[q] = Habit(face, named, self.color, self.top_rank, danger, close, size)
+        chain.append(Habit(face, named, self.color, self.top_rank, danger, close, size))
 
     def plausible(self, hands: dict[int, list[int]]) -> bool:
-        """Whether a sample agrees with every recorded habit (each opponent's last play is the
-        one a ``normal``-like player would have made from the sampled hand plus that card)."""
+        """Whether a sample agrees with every recorded habit: each play of an opponent since it
+        last drew is the one a ``normal``-like player would have made from the sampled hand plus
+        the cards it played from then on."""
         if not self.habits:
             return True
         from .hard.policy import habitual_play
 
         faces = self.faces
-        for q, h in self.habits.items():
+        for q, chain in self.habits.items():
             ids = hands.get(q)
-            if ids is None or len(ids) + 1 != h.size:
+            if ids is None or len(ids) + len(chain) != chain[0].size:
                 continue
             then = [faces[c] for c in ids]
-            then.append(h.face)
-            expected = habitual_play(then, h.color, h.top_rank, danger=h.danger, close=h.close)
-            if expected is not None and expected != (h.face, h.named):
-                return False
+            for h in reversed(chain):  # the latest play first: its hand is the smallest
+                then.append(h.face)
+                if not h.read:
+                    continue
+                expected = habitual_play(then, h.color, h.top_rank, danger=h.danger, close=h.close)
+                if expected is not None and expected != (h.face, h.named):
+                    return False
         return True
 
     def _on_pass(self, e: Event) -> None:
