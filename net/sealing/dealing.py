@@ -23,12 +23,12 @@ import core
 
 from ..sealed import Envelope, Fault
 from ..sealed.envelope import unseal
+from ..sealed.epoch import Slot
+from .peerstate import PeerState
 from .signed import Alarm
 
-Slot = tuple[int, int]
 
-
-class Dealing:
+class Dealing(PeerState):
     """A peer's deliveries: the keys it seals to others, and those it files (a base of
     :class:`~net.sealing.SealedPeer`, whose state it reads)."""
 
@@ -37,36 +37,19 @@ class Dealing:
     AHEAD_MAX = 1000
     """How many deals ahead of this peer's walk an ``sdeal`` may be."""
 
-    pid: int | None
-    round: int
-    game: core.Game | None
-    envelopes: list[Envelope]
     seen_envelopes: int
     known: dict[int, set[int]]
     owners: list[int]
     slot: dict[int, Slot]
-    handle_of: dict[Slot, int]
     card_of: dict[int, int]
     _waiting: set[int]
     _unread: list[tuple[int, dict[str, Any]]]
 
     if TYPE_CHECKING:  # the peer's (see net.sealing.lockstep)
-        from ..sealed import Participant, RoundKeys, RoundSecret
+        from ..sealed import Participant
 
         part: Participant | None
-        secret: RoundSecret | None
-        keys: RoundKeys
         pub: core.Game
-
-        @property
-        def pids(self) -> list[int]: ...
-
-        @property
-        def deck(self) -> tuple[tuple[str | None, str], ...]: ...
-
-        def _size(self) -> int: ...
-
-        def send(self, body: dict[str, Any]) -> None: ...
 
         async def _read(self) -> tuple[int, dict[str, Any]]: ...
 

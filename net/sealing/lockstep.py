@@ -43,6 +43,7 @@ from core.source import SeededSource
 from ..identity import Identity, verify
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
 from ..sealed import open_public
+from ..sealed.epoch import Slot
 from ..sealed.keys import KeyAnnouncement
 from .dealing import Dealing
 from .restart import Restart
@@ -53,7 +54,6 @@ from ..messages import clean_text
 from .signed import TAG, Alarm, Voided
 from .store import SecretStore
 
-Slot = tuple[int, int]
 Send = Callable[[dict[str, Any]], None]
 
 

@@ -8,23 +8,17 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import core
 
-from ..sealed import Envelope, Epoch, Fault, Reveal, RoundKeys, RoundSecret, audit_round, verify_accusation
+from ..sealed import Epoch, Fault, Reveal, audit_round, verify_accusation
+from .peerstate import PeerState
 from .signed import Alarm, Voided
 
 
-class RoundEnd:
+class RoundEnd(PeerState):
     """The round's reveal, audit and verdict; accusations (a base of :class:`~net.sealing.SealedPeer`,
     whose state it reads)."""
 
-    pid: int | None
-    round: int
-    game: core.Game | None
     start: core.Game
-    keys: RoundKeys
-    secret: RoundSecret | None
     epochs: list[Epoch]
-    envelopes: list[Envelope]
-    handle_of: dict[tuple[int, int], int]
     moves: list[tuple[int, core.Action]]
     public: Any
     results: list[Any]
@@ -36,16 +30,6 @@ class RoundEnd:
     """The round whose secret this peer has opened (``sreveal``), once."""
 
     if TYPE_CHECKING:  # the peer's (see net.sealing.lockstep)
-        @property
-        def pids(self) -> list[int]: ...
-
-        @property
-        def deck(self) -> tuple[tuple[str | None, str], ...]: ...
-
-        def _size(self) -> int: ...
-
-        def send(self, body: dict[str, Any]) -> None: ...
-
         async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
                        missing: str = "protocol") -> dict[int, dict[str, Any]]: ...
 
