@@ -608,6 +608,15 @@ def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():
     assert best(stats, "p", 20.0) == "p"  # not by twenty standard errors
     assert SWITCH_Z["classic"] < switch_z(3)
     assert best({"p": stats["p"], "o": MoveStats(400, sum(prior.values()), dict(prior))}, "p", 0.0) == "p"  # a tie
+    # In Wild Rawz any lead on the same deals will do; classic wants a standard error of it.
+    ahead = dict(prior)  # better on six deals, worse on five: ahead, by well under a standard error
+    for d in [d for d, v in prior.items() if not v][:6]:
+        ahead[d] = 1.0
+    for d in [d for d, v in prior.items() if v][:5]:
+        ahead[d] = 0.0
+    close = {"p": stats["p"], "o": MoveStats(400, sum(ahead.values()), ahead)}
+    assert best(close, "p", SWITCH_Z["wildrawz"]) == "o"
+    assert best(close, "p", SWITCH_Z["classic"]) == "p"
 
 
 def test_a_wild_draw_four_says_its_player_lacked_the_colour():
