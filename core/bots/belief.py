@@ -140,7 +140,7 @@ class Belief:
         self.synced = False
         self.lean_on_naming = LEAN_ON_NAMING
         self.habits_on = habits
-        """Read each opponent's last play as a ``normal``-like player's choice (classic)."""
+        """Read each opponent's plays since it last drew as a ``normal``-like player's choices (classic)."""
         self.habits: dict[int, list[Habit]] = {}
         self._drew_this_turn: set[int] = set()
 
