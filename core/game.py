@@ -62,6 +62,11 @@ class Game(Acting, Piles, HandQueries, Needs):
     hand_size: ClassVar[int] = 7
     OPTIONS: ClassVar[dict[str, Option]] = {}
     asks_others: ClassVar[bool] = False
+    start_aside: ClassVar[bool] = False
+    """Where a card that may not start the round goes (:meth:`accepts_start_card`): ``False``, back
+    into the pile, which is shuffled (the official rules); ``True``, face up under the starting
+    card, until the first reshuffle (No Mercy, Diez: no shuffle, which a sealed table pays for
+    with a whole epoch)."""
     """True for a variant whose steps ask players other than the turn's (its :meth:`_decider`
     differs from :attr:`current`); the others take the quicker way to their legal actions."""
 
@@ -164,7 +169,12 @@ class Game(Acting, Piles, HandQueries, Needs):
         return True
 
     def _reject_start_card(self, card: Card, events: list[Event]) -> None:
-        """A card that may not start goes back into the pile, which is shuffled."""
+        """A card that may not start goes back into the pile, which is shuffled, or under the
+        starting card (:attr:`start_aside`)."""
+        if self.start_aside:
+            events.append(Event("return", cards=(card,), reason="aside"))
+            self.discard.append(card)
+            return
         events.append(Event("return", cards=(card,)))
         self.draw_pile = self._shuffled(self.draw_pile + [card])
 

@@ -31,6 +31,7 @@ class NoMercyGame(ClassicGame):
     """No Mercy for 2 to 6 players, 7 cards each, first to ``target_score`` (1000)."""
 
     variant = "nomercy"
+    start_aside = True  # an action card or a wild turned at the deal lies under the starting number
     min_players = 2
     max_players = 6
     OPTIONS = {
@@ -71,11 +72,6 @@ class NoMercyGame(ClassicGame):
 
     def accepts_start_card(self, card: Card) -> bool:
         return card.is_number
-
-    def _reject_start_card(self, card: Card, events: list[Event]) -> None:
-        # Set aside under the starting card; it comes back with the first reshuffle.
-        events.append(Event("return", cards=(card,), reason="aside"))
-        self.discard.append(card)
 
     def _start_effect(self, card: Card, events: list[Event]) -> None:
         self.current = self._next(self.dealer)  # a number always starts

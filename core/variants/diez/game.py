@@ -46,6 +46,7 @@ class DiezGame(Game):
     """Diez for 2 to 10 players, 7 cards each."""
 
     variant = "diez"
+    start_aside = True  # "the *top* card of the discard pile ... must be a non-white number"
     min_players = 2
     max_players = 10
     asks_others = True
@@ -95,13 +96,6 @@ class DiezGame(Game):
 
     def accepts_start_card(self, card: Card) -> bool:
         return card.color in COLORS and card.rank.isdigit()
-
-    def _reject_start_card(self, card: Card, events: list[Event]) -> None:
-        # "The top card of the discard pile" must be a number: what is turned before it stays
-        # face up beneath it (as in No Mercy) and comes back with the first reshuffle. Putting it
-        # back into the pile would take a shuffle, which at a sealed table is a whole epoch.
-        events.append(Event("return", cards=(card,), reason="aside"))
-        self.discard.append(card)
 
     def _focus(self, i: int) -> None:
         self.focus = i
