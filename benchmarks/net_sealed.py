@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from net.runtime import tune_gc  # noqa: E402
 from net.sealing import SealedClient, SealedHost, SealedPeer  # noqa: E402
 
 
@@ -68,6 +69,7 @@ class StampPeer(SealedPeer):
 
 
 async def _client(port: int, gap: float) -> None:
+    tune_gc()  # as the sealed bot does (net.sealing.serve.run_sealed_bot)
     StampPeer.gap = gap
     await SealedClient(peer_class=StampPeer).run("127.0.0.1", port)
     print(json.dumps({"sent": StampPeer.sent, "done": StampPeer.done}))
@@ -126,6 +128,7 @@ def line(label: str, runs: list[list[float]]) -> str:
 
 
 def report(n: int, rounds: int, runs: int, gap: float) -> None:
+    tune_gc()  # this process holds the host, as the sealed host's does (net.sealing.serve.run_sealed_host)
     got = [asyncio.run(latency(n, rounds, gap)) for _ in range(runs)]
     print(f"{n} clients at a sealed table (one process each, the host a seatless participant), classic, median "
           f"of {runs} runs of {rounds} rounds, a move every {gap * 1000:.0f} ms at most:", flush=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import core
 
+from ..runtime import collect_when_idle
 from ..sealed import Epoch, Fault, Reveal, audit_round, verify_accusation
 from .peerstate import PeerState
 from .signed import Alarm, Voided
@@ -89,6 +90,7 @@ class RoundEnd(PeerState):
             self.send(verdict)
         for author, body in (await self.take("sverdict", self.pids)).items():
             self.verdicts.append({"from": author, "r": body.get("r"), "ok": body.get("ok"), "false": body.get("false")})
+        collect_when_idle()  # between rounds: a collector pass due soon runs now, not in a move
 
     # -- a slot that opened to no card ----------------------------------------------------------------
     def _unnamed_card(self, alarm: Alarm) -> bool:

@@ -20,6 +20,7 @@ from ..address import DEFAULT_PORT, listen_error, parse_address, split_fingerpri
 from ..errors import NetError
 from ..identity import Identity, fingerprint
 from ..messages import clean_text
+from ..runtime import tune_gc
 from ..transcript import default_transcript_dir
 from .lockstep import SealedPeer
 from .signed import Alarm, Voided
@@ -272,6 +273,7 @@ def run_sealed_host(*, variant: str, seats: int, bots: int, rounds: int | None =
         host.forget()
         return report(peer, out)
 
+    tune_gc()  # as the open host does: no collector pass in the middle of a move
     try:
         return asyncio.run(serve())
     except KeyboardInterrupt:
@@ -335,6 +337,7 @@ def run_sealed_bot(address: str | None, *, level: str | None = None, name: str =
                 print(transcript_line(client.transcript), file=out)
         return report(peer, out)
 
+    tune_gc()  # as the open bot client does
     try:
         return asyncio.run(play())
     except KeyboardInterrupt:
