@@ -159,6 +159,12 @@ class Needs:
         what an event shows it alone). A sealed table opens to each seat those it lacks."""
         return sealing.deliveries(self, events)
 
+    def deliveries_if(self: Game, p: int, action: Action | dict[str, Any]) -> dict[int, list[int]] | None:
+        """:meth:`deliveries` after following ``p``'s ``action``, worked out on a copy (this game is
+        not changed); None if the move is illegal or needs a shuffle or a face this game lacks. A
+        sealed table's peer asks it of a likely draw while idle, to seal its keys of the card ahead."""
+        return sealing.deliveries_after(self, lambda probe: audit.follow(probe, p, action))
+
     def fill(self: Game, events: Sequence[Event]) -> list[Event]:
         """``events`` with the cards this game has since learnt in place of their sealed copies
         (a seat's own draw, shown once its cards are opened to it)."""

@@ -513,8 +513,8 @@ class _AnyOrder:
         return list(items)
 
 
-def first_need(g: Game, move: Callable[[Game], object]) -> Chance | Reveal | None:  # noqa: C901
-    """Make ``move`` on a copy whose source answers nothing: the first shuffle or face it lacks."""
+def _probe(g: Game) -> Game:
+    """A copy of ``g`` whose source answers nothing (a shuffle or face it lacks stops the move)."""
     from .source import StopAtChance
 
     from .state import copy
@@ -524,6 +524,12 @@ def first_need(g: Game, move: Callable[[Game], object]) -> Chance | Reveal | Non
     probe._ahead = dict(g._ahead)
     if probe._slots is not None:
         probe._slots.probe = True
+    return probe
+
+
+def first_need(g: Game, move: Callable[[Game], object]) -> Chance | Reveal | None:  # noqa: C901
+    """Make ``move`` on a copy whose source answers nothing: the first shuffle or face it lacks."""
+    probe = _probe(g)
     try:
         move(probe)
     except ChanceStop as stop:
@@ -533,6 +539,19 @@ def first_need(g: Game, move: Callable[[Game], object]) -> Chance | Reveal | Non
     except UnmetNeed as e:
         return e.need
     return None
+
+
+def deliveries_after(g: Game, move: Callable[[Game], list[Event]]) -> dict[int, list[int]] | None:
+    """:func:`deliveries` after ``move`` (which returns its events), made on a copy; None if the
+    move stops for a shuffle or a face the game lacks, or is illegal."""
+    from .errors import IllegalAction
+
+    probe = _probe(g)
+    try:
+        events = move(probe)
+    except (ChanceStop, RevealStop, UnmetNeed, SealedFace, IllegalAction):
+        return None
+    return deliveries(probe, events)
 
 
 def live_faces(g: Game) -> Counter:

@@ -235,3 +235,27 @@ def test_a_persons_move_over_a_forged_entry_is_not_sent_and_the_alarm_follows(mo
     assert "did not sign" in str(peer.fault)
     later = [msgpack.unpackb(e["m"], raw=False).get("k") for e in host.log[host.at + 1:] if e["from"] == 1]
     assert "smove" not in later, later  # the person's move never left
+
+
+class Ready(SealedPeer):
+    """Notes, for each box of keys it sends, how many cards it holds and whether it was sealed
+    before the move that deals them came (at once after the last one, in this test)."""
+
+    SEAL_AHEAD_AFTER = 0.0
+    sent: list[tuple[int, bool]] = []
+
+    def _sealed_keys(self, o: int, hs: list[int]) -> Any:
+        type(self).sent.append((len(hs), (o, tuple(self.slot[h] for h in hs)) in self._sealed_ahead))
+        return super()._sealed_keys(o, hs)
+
+
+def test_keys_of_a_likely_draw_are_sealed_ahead_and_open_the_card_drawn() -> None:
+    """While idle, each participant seals its keys of the cards a draw by the seat to act (or a
+    Draw Two or Wild Draw Four on the next seat) would deal; a move that deals exactly those sends
+    them at once. The cards open to their holders and every round audits clean."""
+    Ready.sent = []
+    host, peers = play("classic", 4, 3, rounds=2, client_classes={1: Ready, 2: Ready, 3: Ready}, host_class=Ready)
+    check_clean(host, peers, 2)
+    draws = [ready for n, ready in Ready.sent if n == 1]
+    assert draws and sum(draws) >= len(draws) // 2, Ready.sent  # most single draws' keys were ready
+    assert not any(ready for n, ready in Ready.sent if n == 7)  # a deal's hands are never guessed

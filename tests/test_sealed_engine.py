@@ -128,6 +128,23 @@ def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand(variant):
         replica.learn(replica.hands[0][0].id, ("red", "99"))
 
 
+def test_the_deliveries_of_a_move_are_worked_out_on_a_copy_and_the_game_is_left_alone():
+    """A sealed peer asks what a likely draw would deal before it comes (to seal its keys ahead)."""
+    settled: list = []
+    truth = core.new_game("classic", 3, seed=7, sealed=True)
+    while (need := core.need_for_new_game("classic", 3, sealed=True, settled=settled)) is not None:
+        settled.append((need, [truth.cards[h].face for h in need.handles] if isinstance(need, core.Reveal) else None))
+    replica = core.new_game("classic", 3, sealed=True, settled=settled, source=core.BlindSource())
+    p, draw = replica.current, core.Action("draw")
+    before = replica.to_dict()
+    got = replica.deliveries_if(p, draw)
+    assert replica.to_dict() == before
+    assert replica.deliveries_if((p + 1) % 3, draw) is None  # not that seat's turn: illegal
+    events = replica.follow(p, draw)
+    assert got is not None and got == replica.deliveries(events)
+    assert got[p][-1] == events[0].cards[0].id  # the card drawn, sealed still, is the one to open
+
+
 def test_handles_are_fresh_per_shuffle_and_say_nothing_of_the_deck_order():
     a = core.new_game("classic", 2, seed=1, sealed=True)
     b = core.new_game("classic", 2, seed=2, sealed=True)

@@ -10,6 +10,14 @@ later (:class:`~net.sealing.relay.SealedHost`). Each ``sdeal`` names its deal (`
 the round, counted alike by every peer), so a peer that is behind keeps those of deals it has
 not reached yet until it does.
 
+While idle (:data:`Dealing.SEAL_AHEAD_AFTER` after each deal or move) every participant seals its
+keys of the cards the likely next deal would give: a draw by each seat to act (worked out on a copy
+of the public game, :meth:`core.Game.deliveries_if`), and the pile's top two and four cards for the
+next seat (a Draw Two, a Wild Draw Four; the player's hand is sealed, so that one is a guess). The
+boxes stay in memory. A move that deals exactly those cards to that owner sends the box made
+ahead, after the move is followed, as any keys are sent; anything else seals its keys then, and
+the boxes made for nothing are dropped. The drawer then waits on no sender's sealing.
+
 Every peer still holds every box before the round's audit: a participant's keys precede its own
 later messages in the log, so once every participant has opened its seed, every box is in; a
 participant that opened its seed and never sent keys it owed is named (``withheld``).
@@ -17,11 +25,12 @@ participant that opened its seed and never sent keys it owed is named (``withhel
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 import core
 
-from ..sealed import Envelope, Fault
+from ..sealed import Envelope, Fault, Participant
 from ..sealed.envelope import unseal
 from ..sealed.epoch import Slot
 from .peerstate import PeerState
@@ -36,6 +45,11 @@ class Dealing(PeerState):
     """``sdeal`` entries of deals this peer has not reached that it keeps at most (a flood is a fault)."""
     AHEAD_MAX = 1000
     """How many deals ahead of this peer's walk an ``sdeal`` may be."""
+    SEAL_AHEAD_AFTER = 0.02
+    """Seconds after a deal or a move that this peer seals its keys of a likely draw (:meth:`_seal_ahead`):
+    by then the table's processes have done with the move, and the next one is seldom sooner."""
+    AHEAD_CARDS = 8
+    """The most cards a draw's keys are sealed ahead for (a draw that would deal more is rare)."""
 
     seen_envelopes: int
     known: dict[int, set[int]]
@@ -46,8 +60,6 @@ class Dealing(PeerState):
     _unread: list[tuple[int, dict[str, Any]]]
 
     if TYPE_CHECKING:  # the peer's (see net.sealing.lockstep)
-        from ..sealed import Participant
-
         part: Participant | None
         pub: core.Game
 
@@ -55,6 +67,9 @@ class Dealing(PeerState):
 
     def _reset_deals(self) -> None:
         """A new round: no deal made yet, none owed."""
+        self._sealed_ahead: dict[tuple[int, tuple[Slot, ...]], tuple[Participant, Envelope]] = {}
+        """(owner, slots) -> this participant's keys of those slots sealed to the owner ahead of need
+        (:meth:`_seal_ahead`), kept here and sent only when a move followed deals them."""
         self._deals = 0
         self._owed: dict[int, set[int]] = {}
         """Deal -> the participants whose keys for it the log has yet to bring."""
@@ -86,24 +101,80 @@ class Dealing(PeerState):
         is a recipient, or None if there is no deal. Who is to see which card is public, so a move's deliveries can be read from the public
         game: its keys leave before this peer's own game has followed the move (the drawer waits
         on the last of them)."""
-        want: dict[int, list[int]] = {}
-        for q, hs in deliveries.items():
-            o = self.owners[q]
-            for h in hs:
-                if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
-                    want.setdefault(o, []).append(h)
+        want = self._wanted(deliveries)
         if not want:
             return None
         senders = [j for j in self.pids if any(o != j for o in want)]
         self._deals += 1
         d = self._deals
         if self.part is not None and self.pid in senders:
-            envs = [self.part.share_with(o, [self.slot[h] for h in hs]) for o, hs in want.items() if o != self.pid]
+            envs = [self._sealed_keys(o, hs) for o, hs in want.items() if o != self.pid]
             self.send({"k": "sdeal", "r": self.round, "d": d, "envs": [e.to_wire() for e in envs]})
         for o, hs in want.items():
             self.known[o].update(hs)
         self._owed[d] = set(senders)
         return d, self.pid in want
+
+    def _wanted(self, deliveries: dict[int, list[int]]) -> dict[int, list[int]]:
+        """Owner -> the sealed cards of ``deliveries`` it is to see and has not been opened yet."""
+        want: dict[int, list[int]] = {}
+        for q, hs in deliveries.items():
+            o = self.owners[q]
+            for h in hs:
+                if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
+                    want.setdefault(o, []).append(h)
+        return want
+
+    def _sealed_keys(self, o: int, hs: list[int]) -> Envelope:
+        """This participant's keys of cards ``hs`` sealed to ``o``: those sealed ahead if they are
+        exactly these (the box is the same either way but for its randomness)."""
+        assert self.part is not None
+        slots = tuple(self.slot[h] for h in hs)
+        ahead = self._sealed_ahead.pop((o, slots), None)
+        if ahead is not None and ahead[0] is self.part:
+            return ahead[1]
+        return self.part.share_with(o, slots)
+
+    def _seal_soon(self) -> None:
+        """After a deal or a move: :meth:`_seal_ahead` a moment later, once the table is quiet."""
+        self._stop_sealing_ahead()
+        self._seal_handle = asyncio.get_running_loop().call_later(self.SEAL_AHEAD_AFTER, self._seal_ahead)
+
+    def _stop_sealing_ahead(self) -> None:
+        """A move came: its own work goes first."""
+        handle = getattr(self, "_seal_handle", None)
+        if handle is not None:
+            handle.cancel()
+            self._seal_handle = None
+
+    def _seal_ahead(self) -> None:
+        """While idle: seal, ahead of need, this participant's keys of the cards a draw by each seat
+        to act would deal it (worked out on a copy of the public game), so that when such a move
+        comes its keys leave at once (the drawer waits on the last sender's). Kept in memory and
+        sent only as :meth:`_send_keys` sends any keys: after the move is followed. The seat's
+        owner may never draw them: a box made for nothing is dropped at the next move."""
+        g, part = self.game, self.part
+        if g is None or part is None or g.over:
+            return
+        pub = self.pub
+        guesses: list[dict[int, list[int]]] = []
+        for q in pub.to_act()[:2]:
+            if self.owners[q] != self.pid:  # (this peer's own draw: nothing to send)
+                guesses.append(pub.deliveries_if(q, core.Action("draw")) or {})
+        # A card that makes the next seat draw (a Draw Two, a Wild Draw Four): the pile's top cards,
+        # in the order they are drawn. The player's hand is sealed, so this is a guess, and kept
+        # only if a move deals exactly these.
+        top = [c.id for c in reversed(pub.draw_pile[-4:])]
+        nxt = (pub.current + pub.direction) % len(pub.hands)
+        guesses += [{nxt: top[:k]} for k in (2, 4) if len(top) >= k]
+        ahead: dict[tuple[int, tuple[Slot, ...]], tuple[Participant, Envelope]] = {}
+        for guess in guesses:
+            for o, hs in self._wanted(guess).items():
+                slots = tuple(self.slot[h] for h in hs)
+                if o != self.pid and len(slots) <= self.AHEAD_CARDS:
+                    key = (o, slots)
+                    ahead[key] = self._sealed_ahead.get(key) or (part, part.share_with(o, slots))
+        self._sealed_ahead = ahead
 
     async def _await_keys(self, deal: tuple[int, bool] | None) -> None:
         """File the keys of the deal (as :meth:`_send_keys` returned it) that came early; if this

@@ -488,6 +488,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
         assert g is not None
+        self._stop_sealing_ahead()
         p, v = body.get("seat"), body.get("v")
         if not isinstance(p, int) or not 0 <= p < len(self.owners) or self.owners[p] != author:
             raise Alarm(Fault("protocol", f"a move for seat {p!r} by someone who does not hold it", author))
@@ -541,3 +542,4 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         self._told = self.game.version if self.game is not None else None
         for listener in list(self.listeners):
             listener(events)
+        self._seal_soon()
