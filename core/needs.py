@@ -52,7 +52,8 @@ class Needs:
     leaves a single answer, :meth:`forced_move` names it and local tables make it at once."""
 
     # -- asking --------------------------------------------------------------------------------
-    def need_for(self: Game, p: int, action: Action | dict[str, Any], *, follow: bool = False) -> Need | None:
+    def need_for(self: Game, p: int, action: Action | dict[str, Any], *, follow: bool = False,
+                 probe: Game | None = None) -> Need | None:
         """The first thing ``apply(p, action)`` needs that this game lacks: a shuffle nobody has
         settled (:class:`~core.Chance`), or, in a sealed game, cards to be shown to everyone
         (:class:`~core.Reveal`: a card turned up from the pile, the hands at the round's end).
@@ -66,11 +67,19 @@ class Needs:
         learn them (:meth:`reveal`) before asking.
 
         ``follow``: for :meth:`follow` rather than :meth:`apply` (a claim this game sees is false
-        is no error).
+        is no error). ``probe``: the copy to make the move on, from :meth:`probe` (made ahead, while
+        idle, by a caller that asks this of every move); used up. Without it (or if the game has
+        moved since it was made) a copy is made now.
         """
         if follow:
-            return sealing.first_need(self, lambda probe: audit.follow(probe, p, action))
-        return sealing.first_need(self, lambda probe: probe.apply(p, action))
+            return sealing.first_need(self, lambda g: audit.follow(g, p, action), probe)
+        return sealing.first_need(self, lambda g: g.apply(p, action), probe)
+
+    def probe(self: Game) -> Game:
+        """A copy of this game as it is now for one :meth:`need_for` to make its move on: the
+        copy's cost taken ahead of the move (a sealed table's peer asks the needs of every move).
+        Good only until this game changes: a card revealed, a need settled, a move made."""
+        return sealing.probe_of(self)
 
     def follow(self: Game, p: int, action: Action | dict[str, Any]) -> list[Event]:
         """Apply ``p``'s move as the table accepted it: as :meth:`apply`, except that a claim this

@@ -513,7 +513,7 @@ class _AnyOrder:
         return list(items)
 
 
-def _probe(g: Game) -> Game:
+def probe_of(g: Game) -> Game:
     """A copy of ``g`` whose source answers nothing (a shuffle or face it lacks stops the move)."""
     from .source import StopAtChance
 
@@ -527,9 +527,18 @@ def _probe(g: Game) -> Game:
     return probe
 
 
-def first_need(g: Game, move: Callable[[Game], object]) -> Chance | Reveal | None:  # noqa: C901
-    """Make ``move`` on a copy whose source answers nothing: the first shuffle or face it lacks."""
-    probe = _probe(g)
+def _same_moment(probe: Game, g: Game) -> bool:
+    """Whether ``probe`` (a :func:`probe_of` copy) is of ``g`` as it is now, as far as cheaply seen:
+    the same move, no card shown to all and no need settled since."""
+    return (probe.version == g.version and probe.round == g.round and len(probe._settled) == len(g._settled)
+            and (g._slots is None or probe._slots is not None and len(probe._slots.public) == len(g._slots.public)))
+
+
+def first_need(g: Game, move: Callable[[Game], object], probe: Game | None = None) -> Chance | Reveal | None:
+    """Make ``move`` on a copy whose source answers nothing (``probe``, made ahead by
+    :func:`probe_of`, if ``g`` has not moved since): the first shuffle or face it lacks."""
+    if probe is None or not _same_moment(probe, g):
+        probe = probe_of(g)
     try:
         move(probe)
     except ChanceStop as stop:
@@ -546,7 +555,7 @@ def deliveries_after(g: Game, move: Callable[[Game], list[Event]]) -> dict[int, 
     move stops for a shuffle or a face the game lacks, or is illegal."""
     from .errors import IllegalAction
 
-    probe = _probe(g)
+    probe = probe_of(g)
     try:
         events = move(probe)
     except (ChanceStop, RevealStop, UnmetNeed, SealedFace, IllegalAction):

@@ -128,13 +128,18 @@ def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand(variant):
         replica.learn(replica.hands[0][0].id, ("red", "99"))
 
 
-def test_the_deliveries_of_a_move_are_worked_out_on_a_copy_and_the_game_is_left_alone():
-    """A sealed peer asks what a likely draw would deal before it comes (to seal its keys ahead)."""
+def _classic_replica() -> core.Game:
+    """A sealed classic game of three as a peer holds it: every hand and the pile sealed."""
     settled: list = []
     truth = core.new_game("classic", 3, seed=7, sealed=True)
     while (need := core.need_for_new_game("classic", 3, sealed=True, settled=settled)) is not None:
         settled.append((need, [truth.cards[h].face for h in need.handles] if isinstance(need, core.Reveal) else None))
-    replica = core.new_game("classic", 3, sealed=True, settled=settled, source=core.BlindSource())
+    return core.new_game("classic", 3, sealed=True, settled=settled, source=core.BlindSource())
+
+
+def test_the_deliveries_of_a_move_are_worked_out_on_a_copy_and_the_game_is_left_alone():
+    """A sealed peer asks what a likely draw would deal before it comes (to seal its keys ahead)."""
+    replica = _classic_replica()
     p, draw = replica.current, core.Action("draw")
     before = replica.to_dict()
     got = replica.deliveries_if(p, draw)
@@ -143,6 +148,21 @@ def test_the_deliveries_of_a_move_are_worked_out_on_a_copy_and_the_game_is_left_
     events = replica.follow(p, draw)
     assert got is not None and got == replica.deliveries(events)
     assert got[p][-1] == events[0].cards[0].id  # the card drawn, sealed still, is the one to open
+
+
+def test_a_copy_made_ahead_answers_a_moves_needs_and_one_made_before_the_last_move_is_not_used():
+    """A sealed peer makes, while idle, the copy the next move's needs are asked on."""
+    replica = _classic_replica()
+    p, draw = replica.current, core.Action("draw")
+    ahead, stale = replica.probe(), replica.probe()
+    assert replica.need_for(p, draw, follow=True, probe=ahead) is None
+    replica.follow(p, draw)
+    if core.Action("pass") in replica.legal_actions(p):  # the card drawn may be played: kept instead
+        replica.follow(p, core.Action("pass"))
+    q = replica.current
+    assert q != p
+    # Made before the move, the copy would still wait on p (q's draw illegal there): it is not used.
+    assert replica.need_for(q, draw, follow=True, probe=stale) is None
 
 
 def test_handles_are_fresh_per_shuffle_and_say_nothing_of_the_deck_order():

@@ -10,7 +10,7 @@ later (:class:`~net.sealing.relay.SealedHost`). Each ``sdeal`` names its deal (`
 the round, counted alike by every peer), so a peer that is behind keeps those of deals it has
 not reached yet until it does.
 
-While idle (:data:`Dealing.SEAL_AHEAD_AFTER` after each deal or move) every participant seals its
+While idle (:data:`Dealing.SEAL_AHEAD_AFTER` after each deal or move, :meth:`Dealing._when_idle`) every participant seals its
 keys of the cards the likely next deal would give: a draw by each seat to act (worked out on a copy
 of the public game, :meth:`core.Game.deliveries_if`), and the pile's top two and four cards for the
 next seat (a Draw Two, a Wild Draw Four; the player's hand is sealed, so that one is a guess). The
@@ -46,7 +46,7 @@ class Dealing(PeerState):
     AHEAD_MAX = 1000
     """How many deals ahead of this peer's walk an ``sdeal`` may be."""
     SEAL_AHEAD_AFTER = 0.02
-    """Seconds after a deal or a move that this peer seals its keys of a likely draw (:meth:`_seal_ahead`):
+    """Seconds after a deal or a move that this peer does its work ahead of the next (:meth:`_when_idle`):
     by then the table's processes have done with the move, and the next one is seldom sooner."""
     AHEAD_CARDS = 8
     """The most cards a draw's keys are sealed ahead for (a draw that would deal more is rare)."""
@@ -135,17 +135,21 @@ class Dealing(PeerState):
             return ahead[1]
         return self.part.share_with(o, slots)
 
-    def _seal_soon(self) -> None:
-        """After a deal or a move: :meth:`_seal_ahead` a moment later, once the table is quiet."""
-        self._stop_sealing_ahead()
-        self._seal_handle = asyncio.get_running_loop().call_later(self.SEAL_AHEAD_AFTER, self._seal_ahead)
+    def _idle_soon(self) -> None:
+        """After a deal or a move: :meth:`_when_idle` a moment later, once the table is quiet."""
+        self._not_idle()
+        self._idle_handle = asyncio.get_running_loop().call_later(self.SEAL_AHEAD_AFTER, self._when_idle)
 
-    def _stop_sealing_ahead(self) -> None:
+    def _not_idle(self) -> None:
         """A move came: its own work goes first."""
-        handle = getattr(self, "_seal_handle", None)
+        handle = getattr(self, "_idle_handle", None)
         if handle is not None:
             handle.cancel()
-            self._seal_handle = None
+            self._idle_handle = None
+
+    def _when_idle(self) -> None:
+        """The work a peer does ahead of the next move (the peer adds its own)."""
+        self._seal_ahead()
 
     def _seal_ahead(self) -> None:
         """While idle: seal, ahead of need, this participant's keys of the cards a draw by each seat

@@ -115,6 +115,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         self.listeners: list[Callable[[list[core.Event]], None]] = []
         """Told the events of every deal and move this peer's game follows (as its game has them)."""
         self._told: int | None = None  # the game's version when the listeners were last told
+        self._probe: tuple[core.Game, core.Game] | None = None  # (public game, its copy made while idle)
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
         self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
@@ -488,7 +489,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
     async def _move(self, author: int, body: dict[str, Any]) -> None:
         g = self.game
         assert g is not None
-        self._stop_sealing_ahead()
+        self._not_idle()
         p, v = body.get("seat"), body.get("v")
         if not isinstance(p, int) or not 0 <= p < len(self.owners) or self.owners[p] != author:
             raise Alarm(Fault("protocol", f"a move for seat {p!r} by someone who does not hold it", author))
@@ -501,6 +502,9 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         # The cards the move shows, every key of each from their holder, and the card it names for each.
         items = [it for it in (body.get("show") or []) if isinstance(it, list) and len(it) == 4]
         named = {(f[0], f[1]): f[2] for f in (body.get("faces") or []) if isinstance(f, list) and len(f) == 3}
+        pub = self.pub
+        made, self._probe = self._probe, None
+        probe = made[1] if made is not None and made[0] is pub else None  # (core checks it is of now)
         for s in dict.fromkeys((it[0], it[1]) for it in items):
             h = self.handle_of.get(s)
             if h is None or h in self.pub._slots.public:  # type: ignore[union-attr]
@@ -512,11 +516,13 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             else:
                 face = self._opened(h, s, keys)
             g.reveal(h, face)
-            self.pub.reveal(h, face)
+            pub.reveal(h, face)
+            if probe is not None:
+                probe.reveal(h, face)  # the copy made while idle keeps up
         # The needs are the public's (every peer asks the same), settled in this peer's game too.
-        pub = self.pub
         try:
-            while (need := pub.need_for(p, action, follow=True)) is not None:
+            while (need := pub.need_for(p, action, follow=True, probe=probe)) is not None:
+                probe = None
                 answer = await self._resolve(pub, need)
                 pub.settle(need, answer)
                 g.settle(need, answer)
@@ -538,8 +544,15 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         screen reading the hand then would find a face it cannot read.)"""
         return self.game is not None and hasattr(self, "deal_events") and self._told == self.game.version
 
+    def _when_idle(self) -> None:
+        """Ahead of the next move, besides the keys of a likely draw: the copy of the public game
+        its needs will be asked on (:meth:`core.Game.probe`), which is most of that ask's cost."""
+        super()._when_idle()
+        g = self.game
+        self._probe = None if g is None or g.over else (self.pub, self.pub.probe())
+
     def _tell(self, events: list[core.Event]) -> None:
         self._told = self.game.version if self.game is not None else None
         for listener in list(self.listeners):
             listener(events)
-        self._seal_soon()
+        self._idle_soon()
