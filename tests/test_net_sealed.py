@@ -27,6 +27,9 @@ def play(variant: str, seats: int, people: int, *, rounds: int = 1, host_seats: 
     classes = client_classes or {}
 
     async def main() -> tuple[SealedHost, list[Any]]:
+        # What the loop would only log (a callback that raised): kept for the test to see.
+        errors: list[dict[str, Any]] = []
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, context: errors.append(context))
         host = relay_class(variant=variant, seats=seats, people=people, rounds=rounds, host_seats=host_seats,
                            peer_class=host_class, **host_kw)
         port = await host.start()
@@ -37,6 +40,7 @@ def play(variant: str, seats: int, people: int, *, rounds: int = 1, host_seats: 
                                                         return_exceptions=True), timeout)
         finally:
             await host.close()
+        host.loop_errors = errors  # type: ignore[attr-defined]
         return host, list(got)
 
     return asyncio.run(main())
@@ -61,6 +65,7 @@ def test_a_sealed_match_of_classic_over_loopback_audits_clean() -> None:
     # Two people asking for one name, and a name carrying terminal escapes.
     host, peers = play("classic", 4, 3, rounds=2, names=("Ann", "Ann", "\x1b[2J\x1b]0;owned\x07Eve"))
     check_clean(host, peers, 2)
+    assert not host.loop_errors  # type: ignore[attr-defined]
     # The match went somewhere: moves were made, and each client held a hand it could see.
     assert len(host.peer.moves) > 3  # type: ignore[union-attr]
     # Each seat has the name its person asked for, made unique and cleaned, the same at every peer.
@@ -73,6 +78,7 @@ def test_every_sealable_variant_plays_a_sealed_round_over_loopback(variant: str)
     seats = max(2, core.variant_class(variant).min_players)
     host, peers = play(variant, seats, seats - 1)
     check_clean(host, peers, 1)
+    assert not host.loop_errors  # type: ignore[attr-defined]  # (the work done while idle among them)
 
 
 class WatchedHost(SealedPeer):

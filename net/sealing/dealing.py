@@ -168,9 +168,10 @@ class Dealing(PeerState):
         # A card that makes the next seat draw (a Draw Two, a Wild Draw Four): the pile's top cards,
         # in the order they are drawn. The player's hand is sealed, so this is a guess, and kept
         # only if a move deals exactly these.
-        top = [c.id for c in reversed(pub.draw_pile[-4:])]
-        nxt = (pub.current + pub.direction) % len(pub.hands)
-        guesses += [{nxt: top[:k]} for k in (2, 4) if len(top) >= k]
+        if isinstance(pub.current, int) and pub.direction in (1, -1):
+            top = [c.id for c in reversed(pub.draw_pile[-4:])]
+            nxt = (pub.current + pub.direction) % len(pub.hands)
+            guesses += [{nxt: top[:k]} for k in (2, 4) if len(top) >= k]
         ahead: dict[tuple[int, tuple[Slot, ...]], tuple[Participant, Envelope]] = {}
         for guess in guesses:
             for o, hs in self._wanted(guess).items():
