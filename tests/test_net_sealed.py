@@ -73,10 +73,18 @@ def test_a_sealed_match_of_classic_over_loopback_audits_clean() -> None:
         assert p.game.names == ["Ann", "Ann 2", "Eve", "Bot 4"]  # type: ignore[union-attr]
 
 
+class Eager(SealedPeer):
+    """A peer that does its work ahead of the next move at once after each (here, where bots move
+    at once, it would seldom come to it): keys sealed ahead and the needs' copy, in every variant."""
+
+    SEAL_AHEAD_AFTER = 0.0
+
+
 @pytest.mark.parametrize("variant", SEALABLE)
 def test_every_sealable_variant_plays_a_sealed_round_over_loopback(variant: str) -> None:
     seats = max(2, core.variant_class(variant).min_players)
-    host, peers = play(variant, seats, seats - 1)
+    host, peers = play(variant, seats, seats - 1, host_class=Eager,
+                       client_classes={i: Eager for i in range(1, seats)})
     check_clean(host, peers, 1)
     assert not host.loop_errors  # type: ignore[attr-defined]  # (the work done while idle among them)
 
