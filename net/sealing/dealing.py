@@ -10,13 +10,14 @@ later (:class:`~net.sealing.relay.SealedHost`). Each ``sdeal`` names its deal (`
 the round, counted alike by every peer), so a peer that is behind keeps those of deals it has
 not reached yet until it does.
 
-While idle (:data:`Dealing.SEAL_AHEAD_AFTER` after each deal or move, :meth:`Dealing._when_idle`) every participant seals its
-keys of the cards the likely next deal would give: a draw by each seat to act (worked out on a copy
-of the public game, :meth:`core.Game.deliveries_if`), and the pile's top two and four cards for the
-next seat (a Draw Two, a Wild Draw Four; the player's hand is sealed, so that one is a guess). The
-boxes stay in memory. A move that deals exactly those cards to that owner sends the box made
-ahead, after the move is followed, as any keys are sent; anything else seals its keys then, and
-the boxes made for nothing are dropped. The drawer then waits on no sender's sealing.
+While idle (:data:`Dealing.SEAL_AHEAD_AFTER` after each deal or move, :meth:`Dealing._when_idle`)
+every participant seals its keys of the cards the likely next deal would give: a draw by each
+seat to act (worked out on a copy of the public game, :meth:`core.Game.deliveries_if`), and the
+pile's top two and four cards for the next seat (a Draw Two, a Wild Draw Four; the player's hand
+is sealed, so that one is a guess). The boxes stay in memory. A move that deals exactly those
+cards to that owner sends the box made ahead, after the move is followed, as any keys are sent;
+anything else seals its keys then, and the boxes made for nothing are dropped. The drawer then
+waits on no sender's sealing.
 
 Every peer still holds every box before the round's audit: a participant's keys precede its own
 later messages in the log, so once every participant has opened its seed, every box is in; a
@@ -98,9 +99,9 @@ class Dealing(PeerState):
     def _send_keys(self, deliveries: dict[int, list[int]]) -> tuple[int, bool] | None:
         """Seal this peer's keys of the cards each seat is to see and lacks (``deliveries``, from
         :meth:`core.Game.deliveries`) to the seat's owner; the deal's number and whether this peer
-        is a recipient, or None if there is no deal. Who is to see which card is public, so a move's deliveries can be read from the public
-        game: its keys leave before this peer's own game has followed the move (the drawer waits
-        on the last of them)."""
+        is a recipient, or None if there is no deal. Who is to see which card is public, so a move's
+        deliveries can be read from the public game: its keys leave before this peer's own game
+        has followed the move (the drawer waits on the last of them)."""
         want = self._wanted(deliveries)
         if not want:
             return None
@@ -153,7 +154,7 @@ class Dealing(PeerState):
 
     def _seal_ahead(self) -> None:
         """While idle: seal, ahead of need, this participant's keys of the cards a draw by each seat
-        to act would deal it (worked out on a copy of the public game), so that when such a move
+        to act would deal (worked out on a copy of the public game), so that when such a move
         comes its keys leave at once (the drawer waits on the last sender's). Kept in memory and
         sent only as :meth:`_send_keys` sends any keys: after the move is followed. The seat's
         owner may never draw them: a box made for nothing is dropped at the next move."""
@@ -177,8 +178,8 @@ class Dealing(PeerState):
             for o, hs in self._wanted(guess).items():
                 slots = tuple(self.slot[h] for h in hs)
                 if o != self.pid and len(slots) <= self.AHEAD_CARDS:
-                    key = (o, slots)
-                    ahead[key] = self._sealed_ahead.get(key) or (part, part.share_with(o, slots))
+                    key, have = (o, slots), self._sealed_ahead.get((o, slots))
+                    ahead[key] = have if have is not None and have[0] is part else (part, part.share_with(o, slots))
         self._sealed_ahead = ahead
 
     async def _await_keys(self, deal: tuple[int, bool] | None) -> None:
