@@ -62,13 +62,13 @@ class Game(Acting, Piles, HandQueries, Needs):
     hand_size: ClassVar[int] = 7
     OPTIONS: ClassVar[dict[str, Option]] = {}
     asks_others: ClassVar[bool] = False
+    """True for a variant whose steps ask players other than the turn's (its :meth:`_decider`
+    differs from :attr:`current`); the others take the quicker way to their legal actions."""
     start_aside: ClassVar[bool] = False
     """Where a card that may not start the round goes (:meth:`accepts_start_card`): ``False``, back
     into the pile, which is shuffled (the official rules); ``True``, face up under the starting
     card, until the first reshuffle (No Mercy, Diez: no shuffle, which a sealed table pays for
     with a whole epoch)."""
-    """True for a variant whose steps ask players other than the turn's (its :meth:`_decider`
-    differs from :attr:`current`); the others take the quicker way to their legal actions."""
 
     # -- state (documented attributes) ----------------------------------------
     names: list[str]
