@@ -49,15 +49,15 @@ def _token_draws(ledger: Ledger) -> list[str]:
 
 async def test_diez_token_draws_go_through_the_fair_deal_and_verify(tmp_path: Path) -> None:
     # The deal is fresh every match (every peer's seed): a match of two rounds now and then has no
-    # challenge at all, so up to four matches are played until one has.
+    # token drawn or no challenge at all, so up to four matches are played until one has both.
     for attempt in range(4):
         if await _token_match(tmp_path / f"match{attempt}"):
             return
-    raise AssertionError("no challenge was made in four matches of two rounds")
+    raise AssertionError("no match of two rounds in four had both a token drawn and a challenge")
 
 
 async def _token_match(tmp_path: Path) -> bool:
-    """One match of two rounds, every check made; whether it had a challenge (its rulings checked)."""
+    """One match of two rounds, every check made; whether it had a token drawn and a challenge (its rulings checked)."""
     # A target no round can reach: the match must not end after its first round.
     host = await start_host(variant="diez", seats=3, bots=0, rounds=2, transcript_dir=str(tmp_path / "host"),
                             options={"target_score": 100_000})
@@ -86,7 +86,8 @@ async def _token_match(tmp_path: Path) -> bool:
             assert [a["ok"] for a in b.client.audits] == [True, True], b.client.audits
         by_client = [[t for r in sorted(rounds) for t in rounds[r]] for rounds in seen]
         draws = by_client[0]
-        assert draws, "no token was drawn in two rounds"
+        if not draws:
+            return False  # no Token card reached a hand in two rounds (about one match in twenty): play again
         # Challenges were made, and each signed ruling checked out against the hand it opened
         # (a wrong one would have set ``fairness`` above).
         rulings = [len(b.client.ledger.rulings) for b in players if b.client.ledger is not None]
