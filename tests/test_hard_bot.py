@@ -19,8 +19,10 @@ from core.bots import make_bot, simulate
 from core.bots.belief import Belief, Memory, faces
 from core.bots.hard import HardBot, SearchRoot, iterations, search
 from core.bots.hard.adapter import GameRollout
+from core.bots.hard.bot import replayed
 from core.bots.hard.determinize import Dealer, check, layout_for
-from core.bots.simulate import play_round
+from core.bots.hard.search import MoveStats, move_key
+from core.bots.simulate import play_round, tell
 
 from support import cid, make
 
@@ -175,8 +177,10 @@ def test_hard_is_never_given_the_game():
     roots = []
     bot.searcher = lambda root, more: (roots.append(root), search(root, more))[1]
     bot.choose(g.observation(g.current))
-    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep", "only"}
+    assert roots and set(vars(roots[0])) == {"obs", "belief", "seed", "algorithm", "keep", "only", "start", "replay",
+                                             "start_seed"}
     assert roots[0].obs == g.observation(g.current)
+    assert roots[0].start is None and roots[0].replay == ()  # a resting position: dealt as it is
     assert not any(isinstance(v, core.Game) for v in vars(roots[0].belief).values())
 
 
@@ -658,3 +662,92 @@ def test_habitual_play_breaks_ties_alike_in_every_process() -> None:
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         seen.add(out.stdout.strip())
     assert len(seen) == 1, seen
+
+
+# -- a turn's steps: dealt from the turn's start ---------------------------------------------------
+
+
+def _diez_wild() -> tuple[core.Game, Action]:
+    g = make("diez", 4, [["W", "G1"], ["Y1", "Y2", "Y3"], ["B1", "B2", "B3"], ["R1", "R2", "R3"]], ["R5"],
+             options={"uno_calls": False}, current=0)
+    return g, Action("play", card=cid(g, 0, "W"))
+
+
+def test_hard_searches_the_colour_its_own_wild_names_dealing_from_the_turns_start():
+    """Diez asks for a wild's colour in a step of its own, which the observation does not lay
+    out (the engine's step queue): the bot deals the position its turn started from, which it
+    could, and plays its wild again on each deal, instead of leaving the colour to ``normal``."""
+    g, wild = _diez_wild()
+    start = g.observation(0)
+    roots: list[SearchRoot] = []
+
+    def searcher(root: SearchRoot, more):
+        roots.append(root)
+        if root.start is None:  # a double at the turn's start: it plays the wild
+            return {move_key(wild, 0, faces(root.obs)): MoveStats(1, 1.0, {0: 1.0})}
+        return search(root, more)
+
+    bot = HardBot(seed=0, think=iterations(30), searcher=searcher)
+    bots = [bot] + [make_bot("normal", seed=q) for q in (1, 2, 3)]
+    tell(bots, g.deal_events)
+    assert bot.choose(start) == wild
+    tell(bots, g.apply(0, wild))
+    obs = g.observation(0)
+    assert obs["phase"] == "color"
+    named = bot.choose(obs)
+    assert named is not None and named.kind == "color" and named in g.legal_actions(0)
+    assert (bot.searches, bot.fallbacks) == (2, 0)
+    root = roots[1]
+    assert root.start == start and root.replay == (wild,) and root.obs == obs
+    # The deals: the turn's start, the wild played again, as the seat sees the table now; the
+    # hidden hands differ from deal to deal.
+    dealer, rng = Dealer(root.start, root.belief), random.Random(3)
+    deals = [replayed(dealer.deal(rng), obs, root.replay, rng.getrandbits(64)) for _ in range(20)]
+    faithful = [d for d in deals if d is not None]
+    assert len(faithful) >= 15 and all(not check(d, obs) for d in faithful)
+    assert len({tuple(str(c) for c in d.hand(1)) for d in faithful}) > 1
+
+
+def test_hard_leaves_a_step_to_normal_when_it_cannot_replay_the_turn():
+    """Without the turn's start (a bot seated mid-turn), or when what it chose is not what the
+    table took (a race with someone's call), the step is not dealt from a position that does
+    not lead here: ``normal`` decides it."""
+    g, wild = _diez_wild()
+    g.apply(0, wild)
+    bot = HardBot(seed=0, think=iterations(30))
+    assert bot.choose(g.observation(0)).kind == "color"
+    assert (bot.searches, bot.fallbacks) == (0, 1)
+
+    g = make("diez", 4, [["W", "W", "G1"], ["Y1", "Y2", "Y3"], ["B1", "B2", "B3"], ["R1", "R2", "R3"]], ["R5"],
+             options={"uno_calls": False}, current=0)
+    first, second = (Action("play", card=c.id) for c in g.hand(0) if c.rank == "W")
+
+    def plays_first(root: SearchRoot, more):
+        return {move_key(first, 0, faces(root.obs)): MoveStats(1, 1.0, {0: 1.0})} if root.start is None else {}
+
+    bot = HardBot(seed=0, think=iterations(30), searcher=plays_first)
+    assert bot.choose(g.observation(0)) == first
+    g.apply(0, second)  # the table took its other wild
+    assert bot.choose(g.observation(0)).kind == "color"
+    assert (bot.searches, bot.fallbacks) == (1, 1)
+
+
+def test_hard_searches_the_cards_it_rides_on_its_own_transfer_in_the_extended_rules():
+    """The extended rules' transfer (T4) asks its player, in an interaction of its own, which
+    cards ride face down on it: dealt from the turn's start, the transfer played again on each
+    deal; the effect it makes takes the number the table gave it (``Layout.align``)."""
+    g = make("extended", 4, [["RT4", "B9", "G8", "R1"], ["YT4", "R2", "Y1"], ["B1", "B2"], ["G1", "G2"]], ["R3"])
+    transfer = Action("play", card=cid(g, 0, "RT4"))
+
+    def searcher(root: SearchRoot, more):
+        if root.start is None:  # a double at the turn's start: it plays the transfer
+            return {move_key(transfer, 0, faces(root.obs)): MoveStats(1, 1.0, {0: 1.0})}
+        return search(root, more)
+
+    bot = HardBot(seed=0, think=iterations(20), searcher=searcher)
+    assert bot.choose(g.observation(0)) == transfer
+    g.apply(0, transfer)
+    assert g.phase == "attach"
+    rider = bot.choose(g.observation(0))
+    assert rider is not None and rider in g.legal_actions(0)
+    assert (bot.searches, bot.fallbacks) == (2, 0)

@@ -12,24 +12,32 @@ On its move it builds a :class:`SearchRoot` (the observation, its
 function in several processes and adds up their root statistics. How long it
 thinks is the caller's :data:`Budget` (the core has no clock): an iteration
 count by default, so a seeded bot decides the same way on any machine.
-Out of turn (a jump-in chance) and wherever its determinization does not
-reproduce the observation, it plays the variant's ``normal`` move.
+In the middle of a turn's steps (a colour to name after a black card, a
+card to give, a target), which the observation does not lay out, it deals
+the position the turn started from, when it could be laid out and only this
+seat has moved since, and replays its own moves on each deal
+(:class:`Anchor`). Out of turn (a jump-in chance) and wherever neither
+reproduces the observation, it plays the variant's ``normal`` move.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ...actions import Action
+from ...errors import IllegalAction
 from ...events import Event
+from ...game import Game
+from ...source import SeededSource, seed_bytes
 from ..base import ANY, LEVELS, Bot, level
 from ..baseline import my_move
 from .adapter import Rollout, fast_path, rollout_for
 from ..belief import Belief, Memory
-from .determinize import Dealer, check, determinize, faces, layout_for
+from .determinize import REDEALS, Dealer, check, determinize, faces, layout_for
 from .policy import Policy, fast_random_policy, fast_shedding_policy, random_policy, shedding_policy
 from .search import SWITCH_Z, Key, Stats, best, flat, ismcts, move_key
 from ..normal import NormalBot
@@ -61,6 +69,27 @@ class SearchRoot:
     """The key of the move the search measures the others against (``normal``'s): never dropped."""
     only: frozenset | None = None
     """The root moves worth searching (``None``: all): a wild names only the colour ``normal`` would."""
+    start: dict[str, Any] | None = None
+    """Where ``obs`` cannot be laid out (a turn's steps under way): the observation the turn's
+    deals are made from, an earlier one of this seat's that could be; ``belief`` is as it was then."""
+    replay: tuple[Action, ...] = ()
+    """This seat's moves since ``start``, made again on each deal to reach ``obs``."""
+    start_seed: int = 0
+    """A deal of ``start`` that was checked to reach ``obs`` (used when others keep failing)."""
+
+
+@dataclass
+class Anchor:
+    """The last position this seat could lay out, and its own moves since (nobody else's)."""
+
+    obs: dict[str, Any]
+    belief: Belief
+    """A copy, as it was at ``obs``."""
+    seed: int
+    """A deal of ``obs`` checked to be faithful."""
+    moves: list[Action] = field(default_factory=list)
+    version: int = -1
+    """The game's version at which this seat decides next if nobody else moved."""
 
 
 def _variant_rules(obs: dict[str, Any]) -> dict[str, bool]:
@@ -154,10 +183,20 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     fc = faces(obs)
     variant = obs["variant"]
 
-    dealer = Dealer(obs, root.belief)
+    dealer = Dealer(root.start if root.start is not None else obs, root.belief)
 
     def deal(rng: random.Random) -> Rollout:
-        return rollout_for(variant, dealer.deal(rng), rng.getrandbits(64))
+        if not root.replay:
+            return rollout_for(variant, dealer.deal(rng), rng.getrandbits(64))
+        for _ in range(REDEALS):
+            game = replayed(dealer.deal(rng), obs, root.replay, rng.getrandbits(64))
+            if game is not None:
+                break
+        else:  # the deal checked before the search began
+            again = random.Random(root.start_seed)
+            game = replayed(dealer.deal(again), obs, root.replay, again.getrandbits(64))
+            assert game is not None
+        return rollout_for(variant, game, rng.getrandbits(64))
 
     algo = ismcts if root.algorithm == "ismcts" else flat
     policy = policy_for(variant)
@@ -165,6 +204,21 @@ def search(root: SearchRoot, more: Callable[[int], bool]) -> Stats:
     extra = {"keep": root.keep, "only": root.only} if algo is flat else {}
     return algo(deal, obs["me"], fc, rewards_for(variant, n), more, rng, policy=policy,
                 horizon=HORIZONS.get(variant), neutral=1.0 / n, **extra)
+
+
+def replayed(game: Game, obs: dict[str, Any], moves: Sequence[Action], chance: int) -> Game | None:
+    """``game`` (a deal of an earlier position) after this seat's ``moves``, if each is legal
+    there and the seat then sees ``obs`` (a token drawn meanwhile, say, is the one it drew);
+    else None. The chance the moves meet follows ``chance``: a deal that drew another token is
+    redealt with other chance, not the same again."""
+    game.source = SeededSource(seed_bytes(chance))
+    try:
+        for a in moves:
+            game.apply(obs["me"], a)
+    except IllegalAction:
+        return None
+    layout_for(obs["variant"]).align(game, obs)
+    return game if game.to_act() == obs["to_act"] and not check(game, obs) else None
 
 
 Searcher = Callable[[SearchRoot, Callable[[int], bool]], Stats]
@@ -191,6 +245,7 @@ class HardBot(Bot):
         self._seed = seed
         self._normal: dict[str, Bot] = {}
         self._memory = Memory()
+        self._anchor: Anchor | None = None
         self.fallbacks = 0
         """Decisions it left to ``normal`` because its determinization did not fit the position."""
         self.searches = 0
@@ -253,6 +308,45 @@ class HardBot(Bot):
         return bot
 
     def choose(self, obs: dict[str, Any]) -> Action | None:
+        action = self._choose(obs)
+        an = self._anchor
+        if an is not None:
+            if action is not None and obs["version"] == an.version:
+                an.moves.append(action)
+                an.version = obs["version"] + 1
+            else:
+                self._anchor = None  # someone else moved (or it let a chance go): start again
+        return action
+
+    def _anchor_at(self, obs: dict[str, Any], belief: Belief) -> None:
+        """Before a move it did not search (forced, or a jump-in): unless it is one of this turn's
+        moves already, this position is the one to deal the steps it may start from."""
+        an = self._anchor
+        if an is not None and obs["version"] == an.version:
+            return
+        seed = self.rng.getrandbits(64)
+        self._anchor = Anchor(obs, copy.deepcopy(belief), seed, version=obs["version"]) \
+            if self._fits(obs, belief, seed) else None
+
+    def _replay_root(self, obs: dict[str, Any]) -> Anchor | None:
+        """Where ``obs`` cannot be laid out: the anchor to deal from, if only this seat moved
+        since and its moves, made again on a deal of it, reproduce ``obs``."""
+        an = self._anchor
+        if an is None or not an.moves or obs["version"] != an.version:
+            return None
+        moves = tuple(an.moves)
+        dealer = Dealer(an.obs, an.belief)
+        for seed in [an.seed] + [self.rng.getrandbits(64) for _ in range(REDEALS)]:
+            try:
+                again = random.Random(seed)
+                if replayed(dealer.deal(again), obs, moves, again.getrandbits(64)) is not None:
+                    an.seed = seed  # a deal the search may fall back on
+                    return an
+            except (KeyError, IndexError, ValueError, TypeError):
+                return None  # a layout that no longer matches the engine: play safe, not crash
+        return None
+
+    def _choose(self, obs: dict[str, Any]) -> Action | None:
         legal = self.legal(obs)
         if not legal:
             return None
@@ -260,8 +354,11 @@ class HardBot(Bot):
         if call is not None:
             return call
         if not my_move(obs):
-            self._memory.belief(obs, faces(obs), **_variant_rules(obs))  # keep up with the events
-            return self.normal(obs["variant"]).choose(obs)
+            belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs))  # keep up with the events
+            jump = self.normal(obs["variant"]).choose(obs)
+            if jump is not None:
+                self._anchor_at(obs, belief)  # a jump-in may start a turn's steps
+            return jump
         more = self.think()  # the clock (if any) starts with the decision
         belief = self._memory.belief(obs, faces(obs), **_variant_rules(obs))
         fc = faces(obs)
@@ -270,17 +367,27 @@ class HardBot(Bot):
         for a in legal:
             keys.setdefault(move_key(a, me, fc), a)
         if len(keys) == 1:
+            self._anchor_at(obs, belief)  # a forced move may start a turn's steps
             return legal[0]
         seed = self.rng.getrandbits(64)
-        if not self._fits(obs, belief, seed):
-            self.fallbacks += 1
-            return self.normal(obs["variant"]).choose(obs)
+        start: dict[str, Any] | None = None
+        replay: tuple[Action, ...] = ()
+        start_seed = 0
+        if self._fits(obs, belief, seed):
+            self._anchor = Anchor(obs, copy.deepcopy(belief), seed, version=obs["version"])
+        else:
+            an = self._replay_root(obs)
+            if an is None:
+                self.fallbacks += 1
+                return self.normal(obs["variant"]).choose(obs)
+            start, belief, replay, start_seed = an.obs, an.belief, tuple(an.moves), an.seed
         heuristic = self.normal(obs["variant"]).choose(obs)
         prior = move_key(heuristic, me, fc) if heuristic is not None else None
         prior = prior if prior in keys else None
         only = self._worth_searching(obs, keys, prior)
         self.searches += 1
-        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior, only), more)
+        stats = self.searcher(SearchRoot(obs, belief, seed, self.algorithm, prior, only, start, replay,
+                                                start_seed), more)
         self.playouts += sum(m.visits for m in stats.values())
         stats = {k: v for k, v in stats.items() if k in keys}
         choice = best(stats, prior, SWITCH_Z.get(obs["variant"]))

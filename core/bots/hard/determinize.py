@@ -72,9 +72,10 @@ class Layout:
                 hands.append([c["id"] for c in info.get("hand", ())])
         legal = obs.get("legal", ())
         declared = []
+        calls = obs["options"].get("uno_calls", True)  # Diez may play without them: never declared
         for q, info in enumerate(obs["players"]):
             called = bool(info["uno"])
-            if q == me and not called and len(obs["hand"]) == 2 and not any(a["kind"] == "uno" for a in legal) \
+            if calls and q == me and not called and len(obs["hand"]) == 2 and not any(a["kind"] == "uno" for a in legal) \
                     and any(a["kind"] == "play" for a in legal):
                 called = True  # it called already: UNO is no longer offered with a play
             declared.append(called)
@@ -131,6 +132,11 @@ class Layout:
             hand = game.hands[game.current]
             fits = [c for c in hand if game.is_playable(c)]
             game.drawn = rng.choice(fits or hand).id if hand else None
+
+    def align(self, game: Game, obs: Obs) -> None:
+        """After this seat's moves were made again on a deal of an earlier position
+        (:func:`~core.bots.hard.bot.replayed`): bring in line what ``obs`` now shows that the
+        layout could not know then (the base: nothing)."""
 
     def template(self, obs: Obs) -> Game:
         """The public state as a game, for :class:`Dealer` to copy for each deal."""

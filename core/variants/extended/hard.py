@@ -182,6 +182,16 @@ class ExtendedLayout(Layout):
             "stuck": 0,
         }
 
+    def align(self, game: Game, obs: Obs) -> None:
+        # An effect made since the laid-out position took its number from the layout's counter
+        # (the engine's is not shown): it takes the one the table gave it.
+        for es, shown in zip(game.effects, obs["effects"]):  # type: ignore[attr-defined]
+            for e, pub in zip(es, shown):
+                e["id"] = pub["effect_id"]
+        ctx, seen = game.ctx, obs["interaction"]  # type: ignore[attr-defined]
+        if ctx is not None and "effect" in ctx and seen is not None and "effect" in seen:
+            ctx["effect"]["id"] = seen["effect"]["effect_id"]
+
     def place(self, game: Game, obs: Obs, hands: dict[int, list[int]], rest: list[int],
               rng: random.Random, reserved: list[int] = ()) -> None:
         card = game.cards.__getitem__
