@@ -86,7 +86,8 @@ class Anchor:
     belief: Belief
     """A copy, as it was at ``obs``."""
     seed: int
-    """A deal of ``obs`` checked to be faithful."""
+    """A deal of ``obs`` checked to be faithful; once this seat has moved, one whose replay reaches
+    the step it is at (:meth:`HardBot._replay_root`)."""
     moves: list[Action] = field(default_factory=list)
     version: int = -1
     """The game's version at which this seat decides next if nobody else moved."""
@@ -324,8 +325,11 @@ class HardBot(Bot):
         an = self._anchor
         if an is not None and obs["version"] == an.version:
             return
-        seed = self.rng.getrandbits(64)
-        self._anchor = Anchor(obs, copy.deepcopy(belief), seed, version=obs["version"]) \
+        self._anchor = self._laid_out(obs, belief, self.rng.getrandbits(64))
+
+    def _laid_out(self, obs: dict[str, Any], belief: Belief, seed: int) -> Anchor | None:
+        """An anchor at ``obs`` if it can be laid out (its deal ``seed`` checked), else None."""
+        return Anchor(obs, copy.deepcopy(belief), seed, version=obs["version"]) \
             if self._fits(obs, belief, seed) else None
 
     def _replay_root(self, obs: dict[str, Any]) -> Anchor | None:
@@ -373,8 +377,9 @@ class HardBot(Bot):
         start: dict[str, Any] | None = None
         replay: tuple[Action, ...] = ()
         start_seed = 0
-        if self._fits(obs, belief, seed):
-            self._anchor = Anchor(obs, copy.deepcopy(belief), seed, version=obs["version"])
+        here = self._laid_out(obs, belief, seed)
+        if here is not None:
+            self._anchor = here
         else:
             an = self._replay_root(obs)
             if an is None:
