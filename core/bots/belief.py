@@ -143,16 +143,38 @@ class Belief:
         """Read each opponent's plays since it last drew as a ``normal``-like player's choices (classic)."""
         self.habits: dict[int, list[Habit]] = {}
         self._drew_this_turn: set[int] = set()
+        self._drawn_on: dict[int, tuple[Cohort, int]] = {}
+        """Opponent -> the cohort its draw this turn made and the cards drawn, while its turn may go on
+        (see :meth:`_turn_moved_on`)."""
 
     # -- reading events --------------------------------------------------------------------
     def read(self, events: Iterable[Event]) -> None:
         for e in events:
             e = e.view(self.seat)  # the structural guarantee: only what this seat was shown
+            if self._drawn_on and e.player not in self._drawn_on \
+                    and (e.kind == "play" or e.kind == "draw" and e.reason == "turn"):
+                self._turn_moved_on()  # another seat's turn (a jump-in says so first: see _on_jump_in)
             handler = getattr(self, "_on_" + e.kind, None)
             if handler is not None:
                 handler(e)
             elif e.kind not in _QUIET:
                 self._forget(e.player, e.target)
+
+    def _turn_moved_on(self) -> None:
+        """Someone drew on its turn and its turn ended with what it drew (another seat plays or
+        draws, or is to act): a card drawn that fits is offered to be played at once, so these did
+        not fit (drawing until one fits, none did), and join the cards its draw said do not (the
+        cohort leaves wilds open, so it says less than it might)."""
+        for q in list(self._drawn_on):
+            self._drawn_fitted(q, 0)
+
+    def _drawn_fitted(self, q: int, fitted: int) -> None:
+        """``q``'s turn after its draw is over, ``fitted`` of the cards it drew (the last) having fitted:
+        the others did not."""
+        cohort, drawn = self._drawn_on.pop(q)
+        cohorts = self.hands[q].cohorts
+        if drawn > fitted and cohorts and cohorts[-1] is cohort and self.counts[q] is not None:
+            cohort.count = min(cohort.count + drawn - fitted, self.counts[q])
 
     def _forget(self, *players: int | None) -> None:
         for q in players:
@@ -202,7 +224,9 @@ class Belief:
         if self.voids_on_draw and e.reason == "turn" and q != self.seat and self.counts[q]:
             colors = frozenset({self.color}) if self.color is not None else frozenset()
             ranks = frozenset({self.top_rank}) if self.top_rank is not None else frozenset()
-            self.hands[q].cohorts.append(Cohort(colors, ranks, self.counts[q]))
+            cohort = Cohort(colors, ranks, self.counts[q])
+            self.hands[q].cohorts.append(cohort)
+            self._drawn_on[q] = (cohort, e.count)
         self._count(q, e.count)
         lean = self.hands[q].lean
         for col in lean:
@@ -256,6 +280,8 @@ class Belief:
         if self.habits_on and q != self.seat:
             self._note_habit(q, card.face, e.color if card.color is None else None)
         self._drew_this_turn.discard(q)
+        if q in self._drawn_on:  # the card it drew fitted (drawing until one does, the others did not)
+            self._drawn_fitted(q, 1)
         self._remove(q, {card.id}, [card.face])
         if (self.honest_draw_four and card.rank == "W+4" and q != self.seat and self.color is not None
                 and self.counts[q]):
@@ -315,9 +341,14 @@ class Belief:
                     return False
         return True
 
+    def _on_jump_in(self, e: Event) -> None:
+        self._drawn_on.clear()  # the turn was taken from the drawer: its card may have fitted
+
     def _on_pass(self, e: Event) -> None:
         if e.player is not None:
             self._drew_this_turn.discard(e.player)
+            if e.player in self._drawn_on:  # it kept a card that fitted
+                self._drawn_fitted(e.player, 1)
 
     def _on_leave(self, e: Event) -> None:
         if e.player is not None and e.cards:
@@ -395,6 +426,8 @@ class Belief:
         A count that disagrees means an event was missed: what was known about
         that hand is dropped rather than trusted.
         """
+        if self._drawn_on and obs.get("current") not in self._drawn_on:
+            self._turn_moved_on()
         self.mine = {c["id"] for c in obs.get("hand", ())}
         self.color = obs.get("color")
         top = obs.get("top")
