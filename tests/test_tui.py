@@ -23,7 +23,7 @@ from uno_tui.screens import ColorPicker, HelpScreen, RoundOverScreen, TableScree
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.faces.classic.players import PlayersView
 from uno_tui.widgets import HandView, MatchBar
-from tui_support import Recorder, log_text, notifications, run_cli, select, settle_when, text_of
+from tui_support import Recorder, log_text, notifications, run_cli, select, settle_when, summary_up, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,7 +103,7 @@ async def test_a_whole_round_by_keys_ends_with_the_right_winner_and_score() -> N
         else:
             pytest.fail("the round did not end")
         for _ in range(200):
-            if isinstance(app.screen, RoundOverScreen):
+            if summary_up(app):
                 break
             await pilot.pause(0.02)
         assert isinstance(app.screen, RoundOverScreen)
@@ -140,7 +140,7 @@ async def test_winning_the_match_offers_a_rematch() -> None:
         await pilot.pause()
         await pilot.press("enter")  # R5 goes out: 1 + 50 + 3 + 3 = 57 points
         for _ in range(100):
-            if isinstance(app.screen, RoundOverScreen):
+            if summary_up(app):
                 break
             await pilot.pause(0.02)
         assert isinstance(app.screen, RoundOverScreen)

@@ -20,11 +20,11 @@ from textual.widgets import Static
 from net import BotClient, Client
 from net.discovery import Found
 from net.testing import card_ids, start_host
-from tui_support import at_table, notifications, until
+from tui_support import at_table, notifications, summary_up, until
 from uno_tui.netplay.app import NetApp
 from uno_tui.netplay.lobby import ConnectScreen, LobbyScreen
 from uno_tui.netplay.table import NetTableScreen
-from uno_tui.screens import ColorPicker, RoundOverScreen
+from uno_tui.screens import ColorPicker
 from uno_tui.faces.classic.players import PlayersView
 from uno_tui.widgets import GameLog, HandView
 from net_support import next_message
@@ -159,7 +159,7 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             await until(pilot, lambda: at_table(app), what="the table")
             final = await play_round(pilot, app)
             assert final["over"] and final["me"] == 0
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
+            await until(pilot, lambda: summary_up(app), what="the round's summary")
             keys = shown(app.screen.query_one("#round-keys"))
             assert "host" in keys and "n or enter" not in keys  # a joiner does not deal
             # The host's --rounds 1: a match of one round, its last said so, no next round offered.
@@ -193,7 +193,7 @@ async def test_a_spectator_sees_the_public_table_and_no_hand() -> None:
             assert_only_own_cards(app.session.received, None)
             log = log_text(table)
             assert "You " not in log and " plays " in log
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
+            await until(pilot, lambda: summary_up(app), what="the round's summary")
     finally:
         await app.shutdown()
         await host.close()
@@ -393,7 +393,7 @@ async def test_the_interactive_host_fills_with_bots_starts_and_plays_a_round() -
             await until(pilot, lambda: at_table(app), what="the table")
             final = await play_round(pilot, app)
             assert final["over"] and host.phase == "round_over"
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
+            await until(pilot, lambda: summary_up(app), what="the round's summary")
             assert "n or enter: next round" in shown(app.screen.query_one("#round-keys"))  # the host deals
             await pilot.press("n")  # the host deals the next round for everyone
             await until(pilot, lambda: isinstance(app.screen, NetTableScreen)
@@ -440,11 +440,11 @@ async def test_after_the_match_the_host_deals_a_rematch_to_everyone() -> None:
                 if host.phase == "finished":
                     break
                 played = host.game.round
-                await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the round's summary")
+                await until(pilot, lambda: summary_up(app), what="the round's summary")
                 await pilot.press("n")
                 await until(pilot, lambda: host.game is not None and host.game.round > played, what="the next round")
             assert app.session.observation()["match_over"]
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), what="the match's summary")
+            await until(pilot, lambda: summary_up(app), what="the match's summary")
             # "r" at once, as a host does: the rematch is dealt while the host's screen is still
             # coming back after the end (it hears the deal as the round's history, and its log
             # gets the rematch's heading all the same).
@@ -469,14 +469,14 @@ async def test_a_match_of_the_hosts_rounds_shows_its_length_and_ends_in_a_rematc
         async with app.run_test(size=SIZE) as pilot:
             await in_lobby(pilot, app)
             bot_run = await seat_a_bot_and_start(pilot, host, bots)
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen),
+            await until(pilot, lambda: summary_up(app),
                         what=lambda: "round 1's summary; " + where_things_are(host, app, bot_run))
             assert app.screen.query_one("#round-over").border_title == "Round 1 of 2 is over"
             assert "1 more round in the match" in shown(app.screen.query_one("#round-keys"))
             assert not app.screen.query("#match-headline")
             await pilot.press("n")
             await until(pilot, lambda: host.game is not None and host.game.round == 1, what="round 2")
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and host.phase == "finished",
+            await until(pilot, lambda: summary_up(app) and host.phase == "finished",
                         what=lambda: "round 2's summary; " + where_things_are(host, app, bot_run))
             headline = shown(app.screen.query_one("#match-headline")).strip()
             assert headline == "That was the last of the match's 2 rounds."

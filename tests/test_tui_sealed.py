@@ -14,7 +14,7 @@ import pytest
 from test_net_sealed import check_clean
 from test_tui import take_turn
 from test_tui_sealed_variants import _mine, play_round_by_keys
-from tui_support import text_of, until
+from tui_support import summary_up, text_of, until
 
 from net.sealing import SealedClient, SealedHost
 from uno_tui.app import UnoApp
@@ -54,7 +54,7 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
             moves = await play_round_by_keys(pilot, app, session, tasks, _mine, _classic)
             got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
             for _ in range(200):
-                if isinstance(app.screen, RoundOverScreen):
+                if summary_up(app):
                     break
                 await pilot.pause(0.02)
             assert isinstance(app.screen, RoundOverScreen)
@@ -153,7 +153,7 @@ async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() ->
     app.rematch = again
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen) and runs[0].done(), 120,
+            await until(pilot, lambda: summary_up(app) and runs[0].done(), 120,
                         "the first match over and its summary shown")
             first = runs[0].result()
             # A match of the host's one round: no next round is offered, whatever the scores.

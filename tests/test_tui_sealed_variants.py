@@ -18,12 +18,12 @@ from test_net_sealed import check_clean
 from test_tui_diez import take_turn as diez_turn
 from test_tui_extended import take_move as extended_move
 from test_tui_variants import take_turn as uno_turn
-from tui_support import select, until
+from tui_support import select, summary_up, until
 
 import core
 from net.sealing import SealedClient, SealedHost
 from uno_tui.app import UnoApp
-from uno_tui.screens import RoundOverScreen, TableScreen
+from uno_tui.screens import TableScreen
 from uno_tui.sealed_session import ScreenPeer, SealedSession
 
 Obs = dict[str, Any]
@@ -174,7 +174,7 @@ async def test_a_whole_sealed_round_of_every_variant_by_keys(variant: str) -> No
 
             moves = await play_round_by_keys(pilot, app, session, tasks, must_act, act)
             got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 180)
-            await until(pilot, lambda: isinstance(app.screen, RoundOverScreen), 30, "the round's summary")
+            await until(pilot, lambda: summary_up(app), 30, "the round's summary")
     finally:
         for t in tasks:
             t.cancel()

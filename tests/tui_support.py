@@ -102,6 +102,15 @@ def at_table(app: Any) -> bool:
         and bool(table.query("#hand-panel"))
 
 
+def summary_up(app: Any) -> bool:
+    """The round's summary is on top and mounted: pushed is not enough, as its widgets and its
+    title come as it mounts (a test that read them at once now and then found none)."""
+    from uno_tui.screens import RoundOverScreen
+
+    screen = app.screen
+    return isinstance(screen, RoundOverScreen) and screen.is_mounted
+
+
 async def until(pilot: Pilot, cond: Callable[[], Any], timeout: float = 30.0, what: str | Callable[[], str] = "",
                 step: float = 0.02) -> Any:
     """Let the app run until ``cond()`` is true, and return its value; fail after ``timeout`` s.
