@@ -236,8 +236,10 @@ def test_a_draw_on_your_turn_says_what_you_lacked():
 
 
 
-def _fits(card, color, rank):
-    return card.startswith("W") or card.startswith(color[0].upper()) or card[1:] == rank
+def _misses(card: str, color: str, rank: str) -> bool:
+    """Whether a card (``"G9"``, ``"W+4"``) is of neither ``color`` (its initial) nor ``rank``, or is a
+    wild (a draw's cohort leaves wilds open)."""
+    return card.startswith("W") or not (card.startswith(color) or card[1:] == rank)
 
 
 def test_a_card_drawn_and_not_played_did_not_fit_either():
@@ -246,13 +248,12 @@ def test_a_card_drawn_and_not_played_did_not_fit_either():
     m = _memory(g, 0, voids_on_draw=True)
     _feed(m, 0, g.apply(1, Action("draw")))  # G9 does not fit: the turn passes with it
     # A card that fits would have been offered at once, so all four of its cards miss red and 5
-    # (seat 0 reads that from seat 2 being to act, and again from seat 2's play).
+    # (seat 0 reads that from seat 2 being to act, and again from seat 2's draw).
     for hands in _sample_hands(g, 0, m, voids_on_draw=True):
-        assert not any(_fits(c, "red", "5") and not c.startswith("W") for c in hands[1])
+        assert all(_misses(c, "R", "5") for c in hands[1])
     _feed(m, 0, g.apply(2, Action("draw")))  # G8 does not fit either
     for hands in _sample_hands(g, 0, m, voids_on_draw=True):
-        assert not any(_fits(c, "red", "5") and not c.startswith("W") for c in hands[1])
-
+        assert all(_misses(c, "R", "5") for c in hands[1])
 
 
 def test_drawing_until_a_card_fits_says_the_others_did_not():
@@ -263,7 +264,8 @@ def test_drawing_until_a_card_fits_says_the_others_did_not():
     _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "R6"))))
     for hands in _sample_hands(g, 0, m, voids_on_draw=True):
         assert len(hands[1]) == 5
-        assert not any(_fits(c, "red", "5") and not c.startswith("W") for c in hands[1])
+        assert all(_misses(c, "R", "5") for c in hands[1])
+
 
 def test_a_card_drawn_that_fitted_and_was_kept_says_nothing():
     g = make("classic", 3, [["R3", "G7", "B8"], ["Y1", "B2", "G4"], ["Y3", "Y4", "B5"]], ["R5"],
@@ -273,7 +275,7 @@ def test_a_card_drawn_that_fitted_and_was_kept_says_nothing():
     _feed(m, 0, g.apply(1, Action("pass")))  # and is kept
     samples = _sample_hands(g, 0, m, voids_on_draw=True)
     for hands in samples:  # the three cards held at the draw still miss red and 5
-        assert sum(not _fits(c, "red", "5") or c.startswith("W") for c in hands[1]) >= 3
+        assert sum(_misses(c, "R", "5") for c in hands[1]) >= 3
     assert any(any(c.startswith("R") for c in hands[1]) for hands in samples)
 
 
@@ -285,6 +287,7 @@ def test_a_turn_taken_by_a_jump_in_says_nothing_of_the_card_drawn():
     _feed(m, 0, g.apply(2, Action("play", cid(g, 2, "R5"))))  # ...but seat 2 jumps in first
     samples = _sample_hands(g, 0, m, voids_on_draw=True)
     assert any(any(c.startswith("R") for c in hands[1]) for hands in samples)
+
 
 def test_following_suit_or_not_in_wild_rawz():
     g = core.new_game("wildrawz", 3, seed=1, setup={
