@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 import core
 from core import Event
+from uno_tui.screens.round_over import RoundOverScreen
 from uno_tui.screens.table import TableScreen
 from uno_tui.widgets import GameLog, HandView
 
@@ -105,8 +106,6 @@ def at_table(app: Any) -> bool:
 def summary_up(app: Any) -> bool:
     """The round's summary is on top and mounted: pushed is not enough, as its widgets and its
     title come as it mounts (a test that read them at once now and then found none)."""
-    from uno_tui.screens import RoundOverScreen
-
     screen = app.screen
     return isinstance(screen, RoundOverScreen) and screen.is_mounted
 
