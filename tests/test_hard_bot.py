@@ -635,9 +635,9 @@ def test_hard_searches_a_wild_naming_only_normals_colour():
     assert Action("play", wild, "blue") in [Action.from_dict(a) for a in g.observation(0)["legal"]]
 
 
-def test_hard_does_not_search_a_wild_draw_four_bluff():
-    """Holding the colour in play, a Wild Draw Four is a bluff: not a root move in classic (the
-    playouts challenge one in ten, a real player the likely bluffs); honest, it is searched."""
+def test_hard_searches_a_wild_draw_four_bluff():
+    """Holding the colour in play, a Wild Draw Four is a bluff; it is a root move like an honest
+    one (the playouts' players challenge a likely bluff, as the ``normal`` bots do)."""
     def searched(hand):
         g = make("classic", 3, [hand, ["Y1", "Y2", "Y3"], ["G6", "G7", "G8"]], ["R5"],
                  ["B5", "B6", "B7", "B8", "G1", "G2"])
@@ -647,8 +647,40 @@ def test_hard_does_not_search_a_wild_draw_four_bluff():
         bot.choose(g.observation(0))
         return {k[2] for k in stats[0]}
 
-    assert (None, "W+4") not in searched(["W+4", "R1", "B2", "G3", "B9"])
+    assert (None, "W+4") in searched(["W+4", "R1", "B2", "G3", "B9"])
     assert (None, "W+4") in searched(["W+4", "Y1", "B2", "G3", "B9"])
+
+
+def test_simulated_players_challenge_a_wild_draw_four_as_normal_does():
+    """In the playouts a Wild Draw Four is challenged when the ``normal`` bots would challenge it
+    (a bluff likely from the challenger's hand, the discards and the player's hand size): on the
+    fast path and on the engine alike, at positions reached by random play (bluffs included)."""
+    import core.rollout as rollout
+    from core.bots.hard.policy import fast_shedding_policy, shedding_policy
+    from core.bots.normal import NormalBot
+
+    seen = {True: 0, False: 0}
+    for seed in range(150):
+        n = 2 + seed % 3
+        g = core.new_game("classic", n, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            moves = [(p, a) for p in g.acting_order() for a in g.legal_actions(p)]
+            if g.winner is not None or not moves:
+                break
+            p = g.current
+            if core.Action("challenge") in g.legal_actions(p):
+                obs = g.observation(p)
+                likely = NormalBot()._bluff_likely(obs)
+                seen[likely] += 1
+                for policy, r in ((fast_shedding_policy, rollout.from_game(g, seed=1)),
+                                  (shedding_policy, GameRollout(g))):
+                    ms = r.moves()
+                    chose = r.action(policy(r, ms, random.Random(0)))
+                    assert (chose.kind == "challenge") == likely, (seed, policy.__name__, obs["pending"])
+            p, a = moves[rng.randrange(len(moves))]
+            g.apply(p, a)
+    assert seen[True] >= 20 and seen[False] >= 20, seen
 
 
 def test_the_search_leaves_the_prior_only_when_it_is_beaten_clearly():

@@ -216,16 +216,23 @@ class NormalBot(Bot):
         by = pending.get("by")
         if color is None or by is None:
             return False
-        # Cards of that colour we cannot see: 25 in the deck, minus ours and the discards.
+        # Cards of that colour we can see: ours and the discards (25 in the deck).
         seen = sum(1 for c in obs["hand"] if c["color"] == color)
         seen += sum(1 for c in obs["discard"] if c["color"] == color)
-        unseen_color = max(0, 25 - seen)
         unseen = obs["deck_size"] - len(obs["hand"]) - len(obs["discard"])
         k = obs["players"][by]["cards"] + 1  # their hand when they played it
-        if unseen <= 0:
-            return False
-        p_none = 1.0
-        for i in range(k - 1):  # the Wild Draw Four itself was one of the k
-            p_none *= max(0.0, (unseen - unseen_color - i) / max(1, unseen - i))
         # Challenging pays when a bluff is more likely than not (6 cards vs 4 at stake).
-        return 1.0 - p_none > self.challenge_above
+        return bluff_chance(25 - seen, unseen, k) > self.challenge_above
+
+
+def bluff_chance(unseen_color: int, unseen: int, k: int) -> float:
+    """The chance, to a challenger, that a player who played a Wild Draw Four from a hand of ``k``
+    cards held the colour in play: ``unseen_color`` of the ``unseen`` cards it cannot see are of
+    that colour, and the hand's other ``k - 1`` cards are taken to be any of them."""
+    unseen_color = max(0, unseen_color)
+    if unseen <= 0:
+        return 0.0
+    p_none = 1.0
+    for i in range(k - 1):  # the Wild Draw Four itself was one of the k
+        p_none *= max(0.0, (unseen - unseen_color - i) / max(1, unseen - i))
+    return 1.0 - p_none

@@ -279,23 +279,17 @@ class HardBot(Bot):
     def _worth_searching(self, obs: dict[str, Any], keys: dict[Key, Action], prior: Key | None) -> frozenset | None:
         """The root moves to search: where the ``normal`` bot names a wild's colour (classic, No
         Mercy), a wild names only that colour, the colour held most, rather than four branches
-        that split the playouts (a colour held least is rarely the one to name). In classic a
-        Wild Draw Four played while holding the colour in play (a bluff) is not searched: the
-        playouts would value it as if a bluff were rarely challenged."""
+        that split the playouts (a colour held least is rarely the one to name). A Wild Draw
+        Four bluff is searched like any play: the simulated players challenge one when what they
+        see makes a bluff likely, as the ``normal`` bots and people do."""
         if obs["variant"] not in ("classic", "nomercy") or self.algorithm != "flat":
             return None
         hand = {c["id"]: c for c in obs["hand"]}
-        holds_in_play = any(c["color"] == obs["color"] for c in hand.values())
         only = set()
         for key, a in keys.items():
             card = hand.get(a.card) if a.card is not None else None
             if (a.kind == "play" and card is not None and card["color"] is None and a.color is not None
                     and key != prior and a.color != NormalBot._wild_color(hand, a.card)):
-                continue
-            if (a.kind == "play" and card is not None and card["rank"] == "W+4" and holds_in_play
-                    and key != prior and obs["variant"] == "classic"):
-                # A bluff: the simulated players challenge one in ten Wild Draw Fours, a real
-                # player (``normal``, a person) one that is likely a bluff, and it is caught.
                 continue
             only.add(key)
         return frozenset(only) if len(only) < len(keys) else None

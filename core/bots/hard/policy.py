@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
+from ..normal import NormalBot, bluff_chance
 from .adapter import Rollout
 
 Policy = Callable[[Any, Sequence[int], random.Random], int]
@@ -26,8 +27,6 @@ _NOT_PLAYS = frozenset({"draw", "pass", "uno", "catch"})
 _DRAW_VALUE = {"+2": 2, "+4": 4, "W+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
 _ACTIONS = frozenset({"S", "R", "+2", "+4", "SA", "DA"})
 _COLORS = ("red", "yellow", "green", "blue")
-CHALLENGE = 0.1
-"""How often a simulated player challenges a Wild Draw Four (simulated players never bluff)."""
 NOISE = 0.1
 """How often the shedding policy plays a random playable card instead of its favourite."""
 
@@ -144,6 +143,23 @@ def habitual_play(hand: list[tuple], color: str | None, top_rank: str | None, *,
     return best
 
 
+def _doubts(r: Any, p: int) -> bool:
+    """Whether player ``p`` challenges the Wild Draw Four waiting for it, as the ``normal`` bots
+    do: when what it can see (its hand, the discards, the player's hand size) makes a bluff
+    likely. Simulated players never bluff, but a challenge from a big hand is what a Wild Draw
+    Four meets at the table (and what a bluff at the root would meet)."""
+    g = r.game
+    pending = g.pending or {}
+    color, by = pending.get("color_before"), pending.get("by")
+    if color is None or by is None:
+        return False
+    hand = r.hand(p)
+    seen = sum(1 for c in hand if c.color == color) + sum(1 for c in g.discard if c.color == color)
+    in_deck = sum(1 for c in g.cards if c.color == color)
+    unseen = g.deck_size - len(hand) - len(g.discard)
+    return bluff_chance(in_deck - seen, unseen, r.cards_of(by) + 1) > NormalBot.challenge_above
+
+
 def shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
     """The ``normal`` bots' habits, for classic and No Mercy rollouts on the engine (see the
     module's notes; :func:`fast_shedding_policy` is the same on the fast path)."""
@@ -169,9 +185,9 @@ def shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
             other.setdefault(kind, m)
     if "choose" in other:  # No Mercy's Color Roulette: any colour is as good a guess
         return rng.choice([m for m in range(len(ms)) if action(m).kind == "choose"])
+    if "challenge" in other and _doubts(r, p):
+        return other["challenge"]
     if not plays:
-        if "challenge" in other and rng.random() < CHALLENGE:
-            return other["challenge"]
         for kind in ("draw", "pass"):
             if kind in other:
                 return other[kind]
@@ -216,11 +232,13 @@ def shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
 class _Cards:
     """Per-card facts :func:`fast_shedding_policy` reads, built once per rollout table."""
 
-    __slots__ = ("col", "black", "rank", "points", "dv", "action")
+    __slots__ = ("col", "black", "rank", "points", "dv", "action", "in_deck")
 
     def __init__(self, T: Any) -> None:
         self.col = T.col
         self.black = T.black
+        self.in_deck = [T.col.count(k) for k in range(T.black)]
+        """Cards of each colour in the deck."""
         self.rank = [T.ranks[k] for k in T.rk]
         self.points = [_points(rk) for rk in self.rank]
         self.dv = [_DRAW_VALUE.get(rk, 0) for rk in self.rank]
@@ -239,6 +257,20 @@ def _cards(T: Any) -> _Cards:
 
 _STACK = 2
 """The classic rollout's phase code for "stack" (No Mercy shares the codes)."""
+
+
+def _fast_doubts(r: Any, p: int) -> bool:
+    """:func:`_doubts` on the fast path's classic rollout."""
+    pend = r.pending
+    if pend is None or pend[0] != "draw" or pend[7] is None:
+        return False
+    color = pend[7]
+    C = _cards(r.T)
+    col = C.col
+    hand, discard = r.hands[p], r.discard
+    seen = sum(1 for c in hand if col[c] == color) + sum(1 for c in discard if col[c] == color)
+    unseen = len(col) - len(hand) - len(discard)
+    return bluff_chance(C.in_deck[color] - seen, unseen, len(r.hands[pend[4]]) + 1) > NormalBot.challenge_above
 
 
 def fast_shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
@@ -266,10 +298,10 @@ def fast_shedding_policy(r: Any, ms: Sequence[int], rng: random.Random) -> int:
     if k_choose in other:  # No Mercy's Color Roulette: any colour is as good a guess
         return rng.choice([i for i, m in enumerate(ms) if m >> _KIND_SHIFT == k_choose])
     k_draw, k_pass = codes["draw"], codes["pass"]
+    k_ch = codes.get("challenge", -1)
+    if k_ch in other and _fast_doubts(r, p):
+        return other[k_ch]
     if not plays:
-        k_ch = codes.get("challenge", -1)
-        if k_ch in other and rng.random() < CHALLENGE:
-            return other[k_ch]
         for k in (k_draw, k_pass):
             if k in other:
                 return other[k]
