@@ -380,6 +380,24 @@ def test_a_players_chain_of_plays_grows_until_it_draws():
     assert 1 not in b.habits
 
 
+def test_the_first_play_after_a_turn_that_ended_in_a_draw_is_read():
+    """A card drawn and played at once was no choice, so that play is not read as a habit; but a
+    drawer whose turn ended with the card (it did not fit) chooses from its hand on its next turn."""
+    g = make("classic", 3, [["R3", "G7", "B8", "Y2"], ["Y1", "Y9", "G4", "R7"], ["Y3", "Y4", "B7", "G9"]],
+             ["R5"], ["G1", "B1", "G2"], current=2)
+    m = _memory(g, 0, habits=True, voids_on_draw=True)
+    _feed(m, 0, g.apply(2, Action("draw")))  # G1 does not fit the red 5: the turn passes
+    _feed(m, 0, g.apply(0, Action("play", cid(g, 0, "R3"))))
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "R7"))))
+    _feed(m, 0, g.apply(2, Action("play", cid(g, 2, "B7"))))  # a choice from its hand
+    _feed(m, 0, g.apply(0, Action("play", cid(g, 0, "B8"))))
+    _feed(m, 0, g.apply(1, Action("draw")))  # B1 fits the blue 8...
+    _feed(m, 0, g.apply(1, Action("play", cid(g, 1, "B1"))))  # ...and is played at once: no choice
+    b = m.belief(g.observation(0), habits=True, voids_on_draw=True)
+    assert [(h.face, h.read) for h in b.habits[2]] == [(("blue", "7"), True)]
+    assert [(h.face, h.read) for h in b.habits[1]] == [(("blue", "1"), False)]
+
+
 def test_the_belief_forgets_what_it_cannot_reconcile():
     b = Belief(0, faces(core.new_game("classic", 3, seed=1).observation(0)), 3, voids_on_draw=True)
     b.counts[1] = 5

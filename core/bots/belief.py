@@ -172,6 +172,7 @@ class Belief:
         """``q``'s turn after its draw is over, ``fitted`` of the cards it drew (the last) having fitted:
         the others did not."""
         cohort, drawn = self._drawn_on.pop(q)
+        self._drew_this_turn.discard(q)  # its next play is a choice from its hand again
         cohorts = self.hands[q].cohorts
         if drawn > fitted and cohorts and cohorts[-1] is cohort and self.counts[q] is not None:
             cohort.count = min(cohort.count + drawn - fitted, self.counts[q])

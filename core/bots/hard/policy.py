@@ -4,7 +4,8 @@
 card, drawing or passing only when nothing else is legal (RLCard's
 baseline). :func:`shedding_policy` plays as the ``normal`` bots do (keep wilds
 for when they are needed, shed high cards, stay in the colour you hold most
-of, name that colour, hit a player close to going out with a draw card); it
+of, name that colour, hit a player close to going out with a draw card,
+challenge a Wild Draw Four that is likely a bluff); it
 needs to see the hand of the player to move, which :class:`~.adapter.GameRollout`
 offers as ``hand(player)``. With a rollout that does not, it plays
 :func:`random_policy`. Simulated opponents that play like real ones make the
