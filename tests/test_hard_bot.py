@@ -14,6 +14,7 @@ import random
 import pytest
 
 import core
+import core.rollout as rollout
 from core import Action, Event
 from core.bots import make_bot, simulate
 from core.bots.belief import Belief, Memory, faces
@@ -21,7 +22,9 @@ from core.bots.hard import HardBot, SearchRoot, iterations, search
 from core.bots.hard.adapter import GameRollout
 from core.bots.hard.bot import replayed
 from core.bots.hard.determinize import Dealer, check, layout_for
+from core.bots.hard.policy import fast_shedding_policy, shedding_policy
 from core.bots.hard.search import MoveStats, move_key
+from core.bots.normal import NormalBot
 from core.bots.simulate import play_round, tell
 
 from support import cid, make
@@ -673,10 +676,6 @@ def test_simulated_players_challenge_a_wild_draw_four_as_normal_does():
     """In the playouts a Wild Draw Four is challenged when the ``normal`` bots would challenge it
     (a bluff likely from the challenger's hand, the discards and the player's hand size): on the
     fast path and on the engine alike, at positions reached by random play (bluffs included)."""
-    import core.rollout as rollout
-    from core.bots.hard.policy import fast_shedding_policy, shedding_policy
-    from core.bots.normal import NormalBot
-
     seen = {True: 0, False: 0}
     for seed in range(150):
         n = 2 + seed % 3
@@ -687,7 +686,7 @@ def test_simulated_players_challenge_a_wild_draw_four_as_normal_does():
             if g.winner is not None or not moves:
                 break
             p = g.current
-            if core.Action("challenge") in g.legal_actions(p):
+            if Action("challenge") in g.legal_actions(p):
                 obs = g.observation(p)
                 likely = NormalBot()._bluff_likely(obs)
                 seen[likely] += 1
