@@ -373,8 +373,9 @@ class Game(Acting, Piles, HandQueries, Needs):
 
     @property
     def deal_events(self) -> list[Event]:
-        """What happened at the deal of the current round (hands, starting card)."""
-        return list(self._deal_events)
+        """What happened at the deal of the current round (hands, starting card); in a sealed game,
+        with the cards it has learnt since in place of their sealed copies."""
+        return list(self._deal_events) if self._slots is None else self.fill(self._deal_events)
 
     # -- acting (who may act: core.acting) ---------------------------------------
     def apply(self, p: int, action: Action | dict[str, Any]) -> list[Event]:

@@ -72,8 +72,12 @@ class Needs:
         moved since it was made) a copy is made now.
         """
         if follow:
-            return sealing.first_need(self, lambda g: audit.follow(g, p, action), probe)
-        return sealing.first_need(self, lambda g: g.apply(p, action), probe)
+            need = sealing.first_need(self, lambda g: audit.follow(g, p, action), probe)
+        else:
+            need = sealing.first_need(self, lambda g: g.apply(p, action), probe)
+        if need is None and self._slots is not None:
+            self._slots.cleared = (sealing.moment(self), p, action)
+        return need
 
     def probe(self: Game) -> Game:
         """A copy of this game as it is now for one :meth:`need_for` to make its move on: the

@@ -158,7 +158,7 @@ class BlindSource:
 class SlotState:
     """What a sealed game keeps beyond a full-information one."""
 
-    __slots__ = ("deck", "public", "claims", "false", "reading", "probe", "recording", "faces", "table")
+    __slots__ = ("deck", "public", "claims", "false", "reading", "probe", "cleared", "recording", "faces", "table")
 
     def __init__(self, deck: Iterable[Face]) -> None:
         self.deck: tuple[Face, ...] = tuple(deck)
@@ -172,6 +172,10 @@ class SlotState:
         self.reading = OWN
         self.probe = False
         """A throwaway copy asking what a move needs: no snapshot to restore."""
+        self.cleared: tuple[Any, ...] | None = None
+        """The move :meth:`core.Game.need_for` just found needs nothing here, and the moment it
+        asked at (:func:`moment`): made at that moment, it cannot stop halfway, so it takes no
+        snapshot (every peer of a sealed table asks, then makes, every move)."""
         self.recording: list[Card] | None = None
         """While :func:`shows` probes a move: every card it shows that was not public."""
         self.table: tuple[list[int], list[Any]] | None = None
@@ -269,17 +273,19 @@ def learn(g: Game, handle: int, face: Face, public: bool) -> Card:
 
 
 def replace(g: Game, cards: dict[int, Card]) -> None:
-    """Put the newly known ``cards`` in place of their sealed copies wherever the game keeps them."""
+    """Put the newly known ``cards`` in place of their sealed copies wherever the game keeps them.
+    (The deal's events are filled in when read: :attr:`core.Game.deal_events`.)"""
     seen: set[int] = set()
+    # A sealed copy equals only itself (no face has the sealed rank), so list.index finds it at
+    # C speed: every peer learns the card each move shows, in two or three games.
+    wanted = [(Sealed(h), card) for h, card in cards.items()]
     for lst in g._card_lists():
         if id(lst) in seen:
             continue
         seen.add(id(lst))
-        for i, c in enumerate(lst):
-            got = cards.get(c.id)
-            if got is not None and type(c) is Sealed:
-                lst[i] = got
-    g._deal_events = fill(g, g._deal_events)
+        for key, card in wanted:
+            while key in lst:
+                lst[lst.index(key)] = card
 
 
 def fill(g: Game, events: Sequence[Event]) -> list[Event]:
@@ -340,7 +346,7 @@ def copy_slots(s: SlotState) -> SlotState:
     out = SlotState.__new__(SlotState)
     out.deck, out.public = s.deck, set(s.public)
     out.claims, out.false = list(s.claims), list(s.false)
-    out.reading, out.probe, out.recording, out.faces = OWN, False, None, None
+    out.reading, out.probe, out.cleared, out.recording, out.faces = OWN, False, None, None, None
     out.table = s.table  # replaced, never changed in place
     return out
 
@@ -453,7 +459,8 @@ def apply(g: Game, p: int, action: Action) -> list[Event]:
     assert s is not None
     claims = claims_of(g, p, action)
     # A copy, not a to_dict: every peer of a sealed table makes every move on two games.
-    snapshot = None if s.probe else g.copy()
+    cleared, s.cleared = s.cleared, None
+    snapshot = None if s.probe or cleared == (moment(g), p, action) else g.copy()
     settled, ahead = g._settled, g._ahead
     try:
         events = g._act(p, action)
@@ -527,11 +534,15 @@ def probe_of(g: Game) -> Game:
     return probe
 
 
+def moment(g: Game) -> tuple[int, int, int, int]:
+    """Where ``g`` stands, as far as cheaply seen: its move, round, needs settled and cards shown to all."""
+    return g.version, g.round, len(g._settled), -1 if g._slots is None else len(g._slots.public)
+
+
 def _same_moment(probe: Game, g: Game) -> bool:
     """Whether ``probe`` (a :func:`probe_of` copy) is of ``g`` as it is now, as far as cheaply seen:
     the same move, no card shown to all and no need settled since."""
-    return (probe.version == g.version and probe.round == g.round and len(probe._settled) == len(g._settled)
-            and (g._slots is None or probe._slots is not None and len(probe._slots.public) == len(g._slots.public)))
+    return moment(probe) == moment(g)
 
 
 def first_need(g: Game, move: Callable[[Game], object], probe: Game | None = None) -> Chance | Reveal | None:

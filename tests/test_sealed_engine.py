@@ -165,6 +165,44 @@ def test_a_copy_made_ahead_answers_a_moves_needs_and_one_made_before_the_last_mo
     assert replica.need_for(q, draw, follow=True, probe=stale) is None
 
 
+def test_a_face_learnt_takes_the_sealed_cards_place_in_the_hand_and_in_the_deal_as_read():
+    """Every peer learns the card each move shows, in two or three games: in place, wherever it is."""
+    truth = core.new_game("classic", 3, seed=7, sealed=True)
+    replica = _classic_replica()
+    card = truth.hands[1][3]
+    replica.learn(card.id, card.face)
+    assert replica.hands[1][3] == card and replica.hands[1].count(card) == 1
+    assert all(core.is_sealed(c) for i, c in enumerate(replica.hands[1]) if i != 3)
+    dealt = next(e for e in replica.deal_events if e.kind == "draw" and e.player == 1)
+    assert dealt.cards[3] == card and sum(core.is_sealed(c) for c in dealt.cards) == 6
+    again = core.Game.from_dict(replica.to_dict(), source=core.BlindSource())
+    assert again.deal_events == replica.deal_events and again.hands == replica.hands
+
+
+def test_a_move_asked_about_at_this_moment_is_made_without_a_snapshot_and_any_other_with_one(monkeypatch):
+    """A move need_for found needs nothing cannot stop halfway: every peer asks, then makes, every
+    move, and is spared a copy of its game for each. Another move, or the same after the game
+    changed, still takes one (it may stop, and the game must be left as it was)."""
+    copies: list[core.Game] = []
+    real = core.Game.copy
+    monkeypatch.setattr(core.Game, "copy", lambda g, *a, **k: copies.append(g) or real(g, *a, **k))
+    truth = core.new_game("classic", 3, seed=7, sealed=True)
+    asked, twin, stale = _classic_replica(), _classic_replica(), _classic_replica()
+    p, draw = asked.current, core.Action("draw")
+    for g in (asked, stale):
+        assert g.need_for(p, draw, follow=True) is None
+    shown = truth.hands[1][0]
+    stale.reveal(shown.id, shown.face)  # a card shown to all since it asked
+    copies.clear()
+    assert asked.follow(p, draw) == twin.follow(p, draw)
+    stale.follow(p, draw)
+    assert copies == [twin, stale]  # the replica asked at this moment took none
+    assert {**asked.to_dict(), "seed": None} == {**twin.to_dict(), "seed": None}
+    copies.clear()
+    asked.follow(asked.current, core.Action("pass" if asked.current == p else "draw"))  # not asked about
+    assert copies == [asked]
+
+
 def test_handles_are_fresh_per_shuffle_and_say_nothing_of_the_deck_order():
     a = core.new_game("classic", 2, seed=1, sealed=True)
     b = core.new_game("classic", 2, seed=2, sealed=True)

@@ -119,10 +119,12 @@ class Dealing(PeerState):
     def _wanted(self, deliveries: dict[int, list[int]]) -> dict[int, list[int]]:
         """Owner -> the sealed cards of ``deliveries`` it is to see and has not been opened yet."""
         want: dict[int, list[int]] = {}
+        size, public = self._size(), self.pub._slots.public  # type: ignore[union-attr]
         for q, hs in deliveries.items():
             o = self.owners[q]
+            known = self.known[o]
             for h in hs:
-                if h >= self._size() and h not in self.pub._slots.public and h not in self.known[o]:  # type: ignore
+                if h >= size and h not in public and h not in known:
                     want.setdefault(o, []).append(h)
         return want
 

@@ -377,6 +377,8 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     def _allocate(self) -> None:
         """Give the handles the game has just made their slots, epoch by epoch."""
+        if not self.pending:
+            return
         g = self.pub  # the handles the public game has made (this peer's own game makes the same)
         h = max(self.slot, default=self._size() - 1) + 1 if self.slot else self._size()
         while self.pending and h < len(g.cards):
