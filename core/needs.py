@@ -71,12 +71,14 @@ class Needs:
         idle, by a caller that asks this of every move); used up. Without it (or if the game has
         moved since it was made) a copy is made now.
         """
+        made: list[Any] = []
         if follow:
-            need = sealing.first_need(self, lambda g: audit.follow(g, p, action), probe)
+            need = sealing.first_need(self, lambda g: audit.follow(g, p, action), probe, made)
         else:
             need = sealing.first_need(self, lambda g: g.apply(p, action), probe)
         if need is None and self._slots is not None:
-            self._slots.cleared = (sealing.moment(self), p, action)
+            # The move made on the copy: follow (at this moment) takes the copy over.
+            self._slots.cleared = (sealing.moment(self), p, action, *made)
         return need
 
     def probe(self: Game) -> Game:
@@ -91,6 +93,11 @@ class Needs:
         carried out all the same, as the others took it, and recorded in :attr:`false_claims`
         (the table goes on; the round's audit names its author to all). A move the public could
         not accept still raises :class:`~core.IllegalAction`."""
+        s = self._slots
+        made = None if s is None else s.cleared
+        if made is not None and len(made) == 5 and made[:3] == (sealing.moment(self), p, action):
+            s.cleared = None
+            return sealing.take_over(self, made[3], list(made[4]))
         return audit.follow(self, p, action)
 
     @property

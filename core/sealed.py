@@ -460,7 +460,7 @@ def apply(g: Game, p: int, action: Action) -> list[Event]:
     claims = claims_of(g, p, action)
     # A copy, not a to_dict: every peer of a sealed table makes every move on two games.
     cleared, s.cleared = s.cleared, None
-    snapshot = None if s.probe or cleared == (moment(g), p, action) else g.copy()
+    snapshot = None if s.probe or cleared is not None and cleared[:3] == (moment(g), p, action) else g.copy()
     settled, ahead = g._settled, g._ahead
     try:
         events = g._act(p, action)
@@ -545,20 +545,37 @@ def _same_moment(probe: Game, g: Game) -> bool:
     return moment(probe) == moment(g)
 
 
-def first_need(g: Game, move: Callable[[Game], object], probe: Game | None = None) -> Chance | Reveal | None:
+def first_need(g: Game, move: Callable[[Game], object], probe: Game | None = None,
+               made: list[Any] | None = None) -> Chance | Reveal | None:
     """Make ``move`` on a copy whose source answers nothing (``probe``, made ahead by
-    :func:`probe_of`, if ``g`` has not moved since): the first shuffle or face it lacks."""
+    :func:`probe_of`, if ``g`` has not moved since): the first shuffle or face it lacks. If it
+    lacks none and ``made`` is given, the copy and what ``move`` returned are put in it."""
     if probe is None or not _same_moment(probe, g):
         probe = probe_of(g)
     try:
-        move(probe)
+        out = move(probe)
     except ChanceStop as stop:
         return stop.chance
     except RevealStop as stop:
         return stop.need
     except UnmetNeed as e:
         return e.need
+    if made is not None:
+        made[:] = [probe, out]
     return None
+
+
+def take_over(g: Game, probe: Game, events: list[Event]) -> list[Event]:
+    """``g`` becomes ``probe``, a :func:`probe_of` copy of it that has made a move (the move's
+    ``events``): what making the move again would give, without making it again."""
+    s = g._slots
+    assert s is not None
+    faces = s.faces
+    g.restore(probe)  # the deck source stays g's
+    ps = g._slots
+    assert ps is not None
+    ps.probe, ps.cleared, ps.faces = False, None, faces
+    return events
 
 
 def deliveries_after(g: Game, move: Callable[[Game], list[Event]]) -> dict[int, list[int]] | None:

@@ -179,13 +179,16 @@ def test_a_face_learnt_takes_the_sealed_cards_place_in_the_hand_and_in_the_deal_
     assert again.deal_events == replica.deal_events and again.hands == replica.hands
 
 
-def test_a_move_asked_about_at_this_moment_is_made_without_a_snapshot_and_any_other_with_one(monkeypatch):
-    """A move need_for found needs nothing cannot stop halfway: every peer asks, then makes, every
-    move, and is spared a copy of its game for each. Another move, or the same after the game
-    changed, still takes one (it may stop, and the game must be left as it was)."""
+def test_a_move_asked_about_at_this_moment_is_taken_from_the_copy_that_made_it(monkeypatch):
+    """Every peer of a sealed table asks each move's needs (making it on a copy), then follows it:
+    a move the copy made needing nothing is not made again, the game takes the copy's state over.
+    Another move, or the same after the game changed, is made (with its snapshot: it may stop,
+    and the game must be left as it was)."""
+    made: list[core.Game] = []
     copies: list[core.Game] = []
-    real = core.Game.copy
-    monkeypatch.setattr(core.Game, "copy", lambda g, *a, **k: copies.append(g) or real(g, *a, **k))
+    act, copy = core.Game._act, core.Game.copy
+    monkeypatch.setattr(core.Game, "_act", lambda g, *a: made.append(g) or act(g, *a))
+    monkeypatch.setattr(core.Game, "copy", lambda g, *a, **k: copies.append(g) or copy(g, *a, **k))
     truth = core.new_game("classic", 3, seed=7, sealed=True)
     asked, twin, stale = _classic_replica(), _classic_replica(), _classic_replica()
     p, draw = asked.current, core.Action("draw")
@@ -193,14 +196,17 @@ def test_a_move_asked_about_at_this_moment_is_made_without_a_snapshot_and_any_ot
         assert g.need_for(p, draw, follow=True) is None
     shown = truth.hands[1][0]
     stale.reveal(shown.id, shown.face)  # a card shown to all since it asked
-    copies.clear()
+    made.clear()
     assert asked.follow(p, draw) == twin.follow(p, draw)
     stale.follow(p, draw)
-    assert copies == [twin, stale]  # the replica asked at this moment took none
+    assert made == [twin, stale] and copies == [twin, stale]  # asked at this moment: neither
     assert {**asked.to_dict(), "seed": None} == {**twin.to_dict(), "seed": None}
-    copies.clear()
-    asked.follow(asked.current, core.Action("pass" if asked.current == p else "draw"))  # not asked about
-    assert copies == [asked]
+    assert asked.source is not twin.source and type(asked.source) is type(twin.source)  # its own source kept
+    made.clear()
+    again = core.Action("pass" if asked.current == p else "draw")
+    assert asked.follow(asked.current, again) == twin.follow(twin.current, again)  # not asked about: made
+    assert made == [asked, twin] and copies[-2:] == [asked, twin]
+    assert {**asked.to_dict(), "seed": None} == {**twin.to_dict(), "seed": None}
 
 
 def test_handles_are_fresh_per_shuffle_and_say_nothing_of_the_deck_order():
