@@ -92,7 +92,10 @@ class Needs:
         (sealed) game sees is false (it holds the cards the claim is about, or was shown them) is
         carried out all the same, as the others took it, and recorded in :attr:`false_claims`
         (the table goes on; the round's audit names its author to all). A move the public could
-        not accept still raises :class:`~core.IllegalAction`."""
+        not accept still raises :class:`~core.IllegalAction`.
+
+        Right after :meth:`need_for` (``follow=True``) found this move needs nothing, the move its
+        copy made is taken over rather than made again."""
         s = self._slots
         made = None if s is None else s.cleared
         if made is not None and len(made) == 5 and made[:3] == (sealing.moment(self), p, action):

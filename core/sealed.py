@@ -173,9 +173,11 @@ class SlotState:
         self.probe = False
         """A throwaway copy asking what a move needs: no snapshot to restore."""
         self.cleared: tuple[Any, ...] | None = None
-        """The move :meth:`core.Game.need_for` just found needs nothing here, and the moment it
-        asked at (:func:`moment`): made at that moment, it cannot stop halfway, so it takes no
-        snapshot (every peer of a sealed table asks, then makes, every move)."""
+        """The move :meth:`core.Game.need_for` just found needs nothing here: ``(moment, player,
+        action)`` (:func:`moment`), and for :meth:`core.Game.follow` the copy that made it and the
+        move's events. Made at that moment the move cannot stop halfway: it takes no snapshot, or
+        the game takes the copy over (:func:`take_over`; every peer of a sealed table asks, then
+        makes, every move)."""
         self.recording: list[Card] | None = None
         """While :func:`shows` probes a move: every card it shows that was not public."""
         self.table: tuple[list[int], list[Any]] | None = None
