@@ -100,7 +100,8 @@ class Needs:
         made = None if s is None else s.cleared
         if made is not None and len(made) == 5 and made[:3] == (sealing.moment(self), p, action):
             s.cleared = None
-            return sealing.take_over(self, made[3], list(made[4]))
+            sealing.take_over(self, made[3])
+            return list(made[4])  # the events of the move the copy made
         return audit.follow(self, p, action)
 
     @property

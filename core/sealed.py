@@ -567,9 +567,9 @@ def first_need(g: Game, move: Callable[[Game], object], probe: Game | None = Non
     return None
 
 
-def take_over(g: Game, probe: Game, events: list[Event]) -> list[Event]:
-    """``g`` becomes ``probe``, a :func:`probe_of` copy of it that has made a move (the move's
-    ``events``): what making the move again would give, without making it again."""
+def take_over(g: Game, probe: Game) -> None:
+    """``g`` becomes ``probe``, a :func:`probe_of` copy of it that has made a move: what making
+    the move again would give, without making it again."""
     s = g._slots
     assert s is not None
     faces = s.faces
@@ -577,7 +577,6 @@ def take_over(g: Game, probe: Game, events: list[Event]) -> list[Event]:
     ps = g._slots
     assert ps is not None
     ps.probe, ps.cleared, ps.faces = False, None, faces
-    return events
 
 
 def deliveries_after(g: Game, move: Callable[[Game], list[Event]]) -> dict[int, list[int]] | None:
