@@ -89,6 +89,23 @@ def test_every_sealable_variant_plays_a_sealed_round_over_loopback(variant: str)
     assert not host.loop_errors  # type: ignore[attr-defined]  # (the work done while idle among them)
 
 
+@pytest.mark.parametrize("variant", ["classic", "nomercy"])
+def test_a_host_that_seats_nobody_keeps_one_game_the_public_one(variant: str) -> None:
+    """A participant with no seat sees what the public sees: its game is the public game, kept once
+    (not two games made to follow each move alike), and it ends every round where every player's
+    replica does, over a new round's deal too."""
+    host, peers = play(variant, 2, 2, rounds=2, host_class=Eager, client_classes={1: Eager, 2: Eager})
+    check_clean(host, peers, 2)
+    assert not host.loop_errors  # type: ignore[attr-defined]
+    hp = host.peer
+    assert hp is not None and hp.seats == () and hp.game is hp.pub
+    assert len(hp.moves) > 10 and hp.game.round == 1  # type: ignore[union-attr]
+    players = [p for p in peers if p is not hp]
+    assert len(players) == 2
+    for p in players:  # a player keeps two: its own, which knows its hand, and the public one
+        assert p.seats and p.game is not p.pub and p.pub.public_observation() == hp.game.public_observation()  # type: ignore[union-attr]
+
+
 class WatchedHost(SealedPeer):
     """The host's own peer, as any host runs it, with a note after every move of what it holds."""
 

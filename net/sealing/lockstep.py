@@ -327,7 +327,10 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 settled.append((need, await self._resolve(None, need)))
             g = core.new_game(self.variant, self.names, options=self.options, settled=settled, sealed=True)
             self.game = g
-            self.pub = core.new_game(self.variant, self.names, options=self.options, settled=settled, sealed=True)
+            # A peer that holds no seat (a spectator, a host that seats no bot) sees what the public
+            # sees: its game is the public game, kept once.
+            self.pub = g if not self.seats else core.new_game(self.variant, self.names, options=self.options,
+                                                               settled=settled, sealed=True)
             events = list(g.deal_events)
         else:
             g = self.game
@@ -335,9 +338,11 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             while (need := self.pub.need_for_next_round()) is not None:
                 answer = await self._resolve(None, need)
                 self.pub.settle(need, answer)
-                g.settle(need, answer)
+                if g is not self.pub:
+                    g.settle(need, answer)
             events = g.next_round()
-            self.pub.next_round()
+            if g is not self.pub:
+                self.pub.next_round()
         self._allocate()
         self.start = self.pub.blind_copy([])
         await self._deliver(events)
@@ -518,7 +523,8 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             else:
                 face = self._opened(h, s, keys)
             g.reveal(h, face)
-            pub.reveal(h, face)
+            if pub is not g:
+                pub.reveal(h, face)
             if probe is not None:
                 probe.reveal(h, face)  # the copy made while idle keeps up
         # The needs are the public's (every peer asks the same), settled in this peer's game too.
@@ -527,14 +533,16 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 probe = None
                 answer = await self._resolve(pub, need)
                 pub.settle(need, answer)
-                g.settle(need, answer)
+                if g is not pub:
+                    g.settle(need, answer)
             public_events = pub.follow(p, action)
         except core.IllegalAction:
             return  # the public cannot accept it: ignored by every peer alike
         self._allocate()
         # The keys of a card dealt leave first: the drawer waits on the last of them.
         deal = self._send_keys(pub.deliveries(public_events))
-        events = g.follow(p, action)  # whatever the public accepts, this peer's game does
+        # Whatever the public accepts, this peer's game does (a seatless peer's is the public game).
+        events = public_events if g is pub else g.follow(p, action)
         self.moves.append((p, action))
         await self._await_keys(deal)
         self._tell(events)
