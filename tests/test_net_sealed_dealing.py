@@ -75,12 +75,22 @@ def test_the_relay_sends_keys_to_their_recipient_at_once_and_to_the_others_befor
         for body in (b"k1", b"k2"):
             box.keep(a, body)  # type: ignore[arg-type]
             box.send(b, body)  # type: ignore[arg-type]
-        assert a.writes == [] and b.writes == [[b"k1"], [b"k2"]]
+        assert b.writes == []  # written at the end of this turn of the loop
+        await asyncio.sleep(0)
+        # Keys read in one turn reach their recipient in one write; the others' copies wait.
+        assert a.writes == [] and b.writes == [[b"k1", b"k2"]]
+        box.send(b, b"k3")  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        assert b.writes[-1] == [b"k3"]  # a later turn: a write of its own, at once
         box.send(a, b"move")  # type: ignore[arg-type]
+        await asyncio.sleep(0)
         assert a.writes == [[b"k1", b"k2", b"move"]]  # one write, in the log's order
-        box.keep(b, b"k3")  # type: ignore[arg-type]
-        box.flush_all()  # what the timer does
-        assert b.writes[-1] == [b"k3"] and box._timer is None
+        box.keep(b, b"k4")  # type: ignore[arg-type]
+        box.send(a, b"next")  # type: ignore[arg-type]
+        box.flush_all()  # what the timer does, and the host as it closes: everything, now
+        assert b.writes[-1] == [b"k4"] and a.writes[-1] == [b"next"] and box._timer is None
+        await asyncio.sleep(0)
+        assert a.writes[-1] == [b"next"] and len(a.writes) == 2  # nothing written twice
 
     asyncio.run(main())
 
