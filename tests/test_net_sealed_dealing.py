@@ -55,6 +55,38 @@ def test_every_peer_gets_the_keys_it_does_not_need_with_the_next_entry_and_the_r
         assert len(p.envelopes) == len(host.peer.envelopes)  # every box, at every peer
 
 
+class LateEcho(SealedHost):
+    """A relay that gives each client its own keys dealt back only as the round's end begins (before
+    the first ``sreveal``), later than the log's order: a participant must not wait for its own keys,
+    not even in a deal that also brings it cards (a round's first, where everyone sends and receives)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.held: list[tuple[Any, bytes]] = []
+
+    def append(self, entry: dict[str, Any]) -> None:
+        m, author = entry.get("m"), entry.get("from")
+        if isinstance(m, bytes) and b"sreveal" in m[:16]:
+            for link, body in self.held:
+                self.postbox.send(link, body)
+            self.held = []
+        own = self.links.pop(author, None) if recipients(m) is not None else None
+        try:
+            super().append(entry)
+        finally:
+            if own is not None:
+                self.links[author] = own
+                self.held.append((own, self.frames[-1]))
+
+
+def test_no_participant_waits_for_its_own_keys_to_come_back_from_the_log() -> None:
+    host, peers = play("classic", 4, 3, rounds=2, relay_class=LateEcho, timeout=60)
+    check_clean(host, peers, 2)
+    assert host.held == [] and host.peer.envelopes  # type: ignore[union-attr]
+    for p in [host.peer, *peers]:
+        assert len(p.envelopes) == len(host.peer.envelopes) and not p._echo  # every box, at every peer
+
+
 def test_the_relay_sends_keys_to_their_recipient_at_once_and_to_the_others_before_anything_else() -> None:
     class Wire:
         def __init__(self) -> None:

@@ -73,7 +73,11 @@ class Dealing(PeerState):
         (:meth:`_seal_ahead`), kept here and sent only when a move followed deals them."""
         self._deals = 0
         self._owed: dict[int, set[int]] = {}
-        """Deal -> the participants whose keys for it the log has yet to bring."""
+        """Deal -> the participants whose keys for it the log has yet to bring (this peer's own keys are
+        counted in as they leave: :attr:`_echo`)."""
+        self._echo: set[int] = set()
+        """Deals whose ``sdeal`` entry from this peer the log has yet to bring back (the relay may
+        keep it a moment, as it keeps others' keys: nobody waits on it)."""
         self._early: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         self._early_count = 0
 
@@ -108,12 +112,16 @@ class Dealing(PeerState):
         senders = [j for j in self.pids if any(o != j for o in want)]
         self._deals += 1
         d = self._deals
+        owed = set(senders)
         if self.part is not None and self.pid in senders:
             envs = [self._sealed_keys(o, hs) for o, hs in want.items() if o != self.pid]
             self.send({"k": "sdeal", "r": self.round, "d": d, "envs": [e.to_wire() for e in envs]})
+            owed.discard(self.pid)  # its own keys are in hand: a recipient of this deal does not wait for them
+            self._echo.add(d)
         for o, hs in want.items():
             self.known[o].update(hs)
-        self._owed[d] = set(senders)
+        if owed:
+            self._owed[d] = owed
         return d, self.pid in want
 
     def _wanted(self, deliveries: dict[int, list[int]]) -> dict[int, list[int]]:
@@ -209,7 +217,7 @@ class Dealing(PeerState):
         d = body.get("d")
         if body.get("r") != self.round or not isinstance(d, int) or isinstance(d, bool):
             raise Alarm(Fault("protocol", "an 'sdeal' message for no deal of this round", author))
-        if d in self._owed:
+        if d in self._owed or (author == self.pid and d in self._echo):
             self._file(d, author, body)
         elif self._deals < d <= self._deals + self.AHEAD_MAX and self._early_count < self.EARLY_MAX:
             self._early.setdefault(d, []).append((author, body))  # a deal this peer's walk has yet to reach
@@ -218,12 +226,17 @@ class Dealing(PeerState):
             raise Alarm(Fault("protocol", f"an 'sdeal' message where none was due (deal {d})", author))
 
     def _file(self, d: int, author: int, body: dict[str, Any]) -> None:
-        owed = self._owed[d]
-        if author not in owed:
-            raise Alarm(Fault("protocol", f"an 'sdeal' message where none was due (deal {d})", author))
-        owed.discard(author)
-        if not owed:
-            del self._owed[d]
+        """Count an ``sdeal`` entry in, keep every box of it (the round's audit checks them all), and
+        open those for this peer."""
+        if author == self.pid and d in self._echo:  # this peer's own keys, back from the log
+            self._echo.discard(d)
+        else:
+            owed = self._owed.get(d)
+            if owed is None or author not in owed:
+                raise Alarm(Fault("protocol", f"an 'sdeal' message where none was due (deal {d})", author))
+            owed.discard(author)
+            if not owed:
+                del self._owed[d]
         g = self.game
         assert g is not None
         for w in body.get("envs") or []:
@@ -239,10 +252,11 @@ class Dealing(PeerState):
                     g.learn(h, self.deck[card])
 
     def _check_dealt(self) -> None:
-        """At the round's end, every participant's seed open: every deal's keys must be in."""
-        if self._owed:
-            d = min(self._owed)
-            late = sorted(self._owed[d])
+        """At the round's end, every participant's seed open: every deal's keys must be in (this
+        peer's own too: the others find them missing from the log as it does)."""
+        if self._owed or self._echo:
+            d = min([*self._owed, *self._echo])
+            late = sorted(self._owed.get(d, set()) | ({self.pid} if d in self._echo else set()))
             raise Alarm(Fault("withheld", f"participants {late} never sent their keys of a card dealt (deal {d})",
                               late[0]))
 

@@ -4,9 +4,9 @@ A card drawn brings an ``sdeal`` entry from every other participant, each a box 
 alone. Only the drawer waits for them (:mod:`.dealing`); every other peer files them whenever they
 come. Sent as they arrive, ten entries would wake every process of a ten-peer table ten times for
 one card, on the same cores the drawer's keys are being made and opened on. So the relay sends an
-``sdeal`` at once to the links of its recipients and its author (a peer that both sends and
-receives keys in one deal, as in a round's first, counts its own entry in) and keeps the other
-links' copies in a
+``sdeal`` at once to the links of its recipients (its author counted its own keys in as they left:
+:meth:`net.sealing.dealing.Dealing._send_keys`) and keeps the other links' copies, its author's
+among them, in a
 :class:`Postbox`, which sends them together, in the log's order, before anything else goes to
 that link, or :data:`HOLD` seconds after the first was kept. "At once" is at the end of the event
 loop's turn: the entries the relay read in one turn (the keys of several senders, come together

@@ -350,7 +350,7 @@ class SealedHost:
         self.log_bodies.append(body)
         to = recipients(entry.get("m"))
         for pid, link in [*self.links.items(), *((None, w) for w in self.watchers)]:
-            if to is not None and pid not in to and pid != entry.get("from"):  # (its author counts it in)
+            if to is not None and pid not in to:  # (its author counted its own keys in as they left)
                 self.postbox.keep(link, body)  # keys dealt to others: together, a moment later (postbox.py)
             else:
                 self.postbox.send(link, body)
