@@ -60,6 +60,7 @@ class Postbox:
         self._soon: asyncio.Handle | None = None
 
     def keep(self, link: Link, body: bytes) -> None:
+        """Keep ``body`` for ``link`` until the next body sent to it, or :attr:`hold` seconds."""
         self._out.setdefault(link, []).append(body)
         if self._timer is None:
             try:
