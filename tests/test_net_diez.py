@@ -128,6 +128,16 @@ class TokenPickingDealer(Dealer):
 
 
 async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> None:
+    # Now and then no Token card reaches a hand in two rounds (about one match in twenty, as in the
+    # test above): nothing to pick, so another match is played, up to four.
+    for _ in range(4):
+        if await _token_picking_match():
+            return
+    raise AssertionError("no token was drawn in four matches of two rounds")
+
+
+async def _token_picking_match() -> bool:
+    """One match against the token-picking host; whether it drew a token (every check then made)."""
     TokenPickingDealer.cheated = cheated = []
     host = await start_host(dealer_class=TokenPickingDealer, variant="diez", seats=3, bots=0, rounds=2,
                             options={"target_score": 100_000})
@@ -137,13 +147,15 @@ async def test_a_host_that_picks_the_token_it_likes_is_caught_at_the_audit() -> 
         for b in players:
             b.bot = TokenLover(b.bot)  # type: ignore[assignment]
         await asyncio.wait_for(asyncio.gather(*(b.run() for b in players)), GAME_BOUND)
-        assert cheated, "no token was drawn in two rounds"
+        if not cheated:
+            return False
         for b in players:
             codes = {a["code"] for a in b.client.audits if not a["ok"]}
             if b.client.fairness is not None:
                 codes.add(b.client.fairness["code"])
             assert codes & {"replay", "deck"}, (b.client.fairness, b.client.audits)
         assert not all(a["ok"] for a in host.audits), host.audits
+        return True
     finally:
         await host.close()
 
