@@ -88,7 +88,7 @@ class Table:
         ids = [Identity.generate() for _ in range(players)]
         self.secrets = [RoundSecret.fresh(game, 0, p, ids[p].public) for p in range(players)]
         self.keys = RoundKeys(game, 0, [s.announce() for s in self.secrets])
-        self.codec = CardCodec(cards, b"bench")
+        self.codec = CardCodec(cards, b"bench", edwards=scheme == "elgamal")
         cls = sealed.Participant if scheme == "masking" else eg.Participant
         self.parts = [cls(self.secrets[p], self.keys, ids[p]) for p in range(players)]
         self.envelopes: list = []

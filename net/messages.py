@@ -28,7 +28,7 @@ from core import Action
 
 from .errors import NetError
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 """Bumped whenever a message changes shape or meaning."""
 
 MAX_NAME = 24

@@ -29,7 +29,7 @@ class SimRound:
         self.identities = [Identity.generate() for _ in range(players)]
         self.secrets = [RoundSecret.fresh(self.game, 0, p, self.identities[p].public) for p in range(players)]
         self.keys = RoundKeys(self.game, 0, [s.announce() for s in self.secrets])
-        self.codec = CardCodec(cards, deck_tag)
+        self.codec = CardCodec(cards, deck_tag, edwards=elgamal)
         base = eg.Participant if elgamal else sealed.Participant
         cheats = cheats or {}
         self.parts: list[Any] = [cheats.get(p, base)(self.secrets[p], self.keys, self.identities[p])

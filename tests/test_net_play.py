@@ -157,8 +157,8 @@ async def test_a_version_mismatch_is_refused_on_the_client_side() -> None:
 
     async def future_host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await framing.read_frame(reader, max_size=4096, idle_timeout=2, body_timeout=2)
-        writer.write(framing.encode({"type": "welcome", "v": 7, "seat": 0, "token": "t", "role": "player",
-                                     "name": "x", "host": "h", "heartbeat": 5, "newfield": 1}))
+        writer.write(framing.encode({"type": "welcome", "v": PROTOCOL_VERSION + 1, "seat": 0, "token": "t",
+                                     "role": "player", "name": "x", "host": "h", "heartbeat": 5, "newfield": 1}))
         await writer.drain()
 
     server = await asyncio.start_server(future_host, "127.0.0.1", 0)
@@ -166,7 +166,8 @@ async def test_a_version_mismatch_is_refused_on_the_client_side() -> None:
     try:
         with pytest.raises(ProtocolVersionError) as info:
             await Client(("127.0.0.1", port), "Me").connect()
-        assert "protocol 7" in info.value.reason and f"speaks {PROTOCOL_VERSION}" in info.value.reason
+        reason = info.value.reason
+        assert f"protocol {PROTOCOL_VERSION + 1}" in reason and f"speaks {PROTOCOL_VERSION}" in reason
     finally:
         server.close()
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from net.sealed import group as g
+from net.sealed import xline as x
 from net.sealed.codec import CardCodec, NotACard
 from net.sealed.proofs import check_dleq, check_key, prove_dleq, prove_key
 
@@ -136,7 +137,11 @@ def test_cards_encode_and_decode_and_a_stranger_is_no_card() -> None:
     assert len(set(codec.points)) == 108
     assert all(codec.decode(codec.encode(i)) == i for i in range(108))
     with pytest.raises(NotACard):
-        codec.decode(point())
+        codec.decode(x.u_of(point()))
+    # The same cards as Ed25519 points (the ElGamal alternative's), each the u-coordinate's point.
+    edwards = CardCodec(108, b"classic", edwards=True)
+    assert [x.u_of(p) for p in edwards.points] == list(codec.points)
+    assert edwards.restrict([3]).edwards and all(g.is_point(p) for p in edwards.points)
     sub = codec.restrict([3, 5, 8])
     assert sub.decode(codec.encode(5)) == 5
     with pytest.raises(NotACard, match="not one of the cards of this epoch"):
@@ -161,16 +166,65 @@ def test_opening_a_value_with_keys_in_integers_is_libsodiums_product_and_inverse
     canonical scalar as libsodium's ``scalar_mul`` and ``scalar_invert``, and a zero refused."""
     from net.sealed.masking import open_value
 
-    card = g.hash_to_point(b"a card")
+    card = x.u_of(g.hash_to_point(b"a card"))
     for n in (1, 2, 11):
         keys = [g.random_scalar() for _ in range(n)]
         prod = keys[0]
         for k in keys[1:]:
             prod = g.smul(prod, k)
-        value = g.mul(prod, card)  # the card under every key
+        value = x.xmul(prod, card)  # the card under every key
         assert open_value(value, keys) == card
         assert open_value(value, keys[::-1]) == card
     with pytest.raises(g.BadScalar):
         open_value(card, [g.random_scalar(), bytes(32)])
     with pytest.raises(g.BadScalar):
         open_value(card, [b"short"])
+
+
+# -- the x-line (net.sealed.xline) -------------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=g.L - 1))
+def test_x25519_multiplies_the_u_coordinate_as_ed25519_multiplies_the_point(k: int) -> None:
+    P = g.hash_to_point(b"x", k.to_bytes(32, "little"))
+    s = g.scalar(k)
+    assert x.xmul(s, x.u_of(P)) == x.u_of(g.mul(s, P)) == x.xmul(k, x.u_of(P))
+    c = x.clamped(k)
+    if c is not None:  # the one candidate: k mod L, a multiple of 8, bit 254 set, bit 255 clear
+        v = int.from_bytes(c, "little")
+        assert v % g.L == k and v % 8 == 0 and 2**254 <= v < 2**255
+
+
+def test_about_half_of_all_scalars_take_one_step_and_the_rest_two() -> None:
+    ks = [int.from_bytes(g.random_scalar(), "little") for _ in range(2000)]
+    one = sum(x.clamped(k) is not None for k in ks)
+    assert 850 < one < 1150
+    u = x.u_of(point())
+    split = next(k for k in ks if x.clamped(k) is None)
+    assert x.xmul(split, x.xmul(g.sinv(g.scalar(split)), u)) == u
+
+
+def test_the_x_line_refuses_small_order_and_non_canonical_values_and_takes_the_twist() -> None:
+    k = g.random_scalar()
+    for small in (bytes(32), (1).to_bytes(32, "little"), (x.P - 1).to_bytes(32, "little"), x.u_of(T8)):
+        with pytest.raises(g.BadPoint):
+            x.xmul(k, small)
+    for noncanon in (x.P.to_bytes(32, "little"), (x.P + 1).to_bytes(32, "little"), b"\xff" * 32, b"\x01" * 31):
+        assert not x.is_canonical(noncanon)
+        with pytest.raises(g.BadPoint):
+            x.xmul(k, noncanon)
+    with pytest.raises(g.BadScalar):
+        x.xmul(g.L, x.u_of(point()))
+    # About half of all field elements are on the twist: X25519 multiplies them (nothing of the key
+    # leaks there); on_curve tells them apart, and cards are on the curve.
+    twist = next(u for u in (i.to_bytes(32, "little") for i in range(2, 100)) if not x.on_curve(u))
+    assert len(x.xmul(k, twist)) == 32
+    assert all(x.on_curve(u) for u in CardCodec(20, b"t").points)
+
+
+def test_a_torsion_mark_does_not_survive_a_multiplication() -> None:
+    P = point()
+    u, marked = x.u_of(P), x.u_of(g.add(P, T8))
+    assert marked != u
+    for _ in range(20):  # a scalar X25519 takes in one step or in two: each step a multiple of 8
+        k = g.random_scalar()
+        assert x.xmul(k, marked) == x.xmul(k, u)

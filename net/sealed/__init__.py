@@ -7,9 +7,11 @@ figures are in ``docs/sealed-design.md``.
 * :mod:`.group`: the prime-order subgroup of Ed25519 through libsodium, and
   exactly what libsodium does and does not check;
 * :mod:`.proofs`: Schnorr proofs of a key, Chaum-Pedersen proofs of equal logs;
-* :mod:`.codec`: cards as points, and a point that is no card caught;
+* :mod:`.xline`: the masking scheme's values as Curve25519 u-coordinates,
+  multiplied with X25519 (four times libsodium's checked Ed25519 multiplication);
+* :mod:`.codec`: cards as values of the group, and a value that is no card caught;
 * :mod:`.masking`: the chosen scheme, commutative (SRA-style) masking with a
-  key per slot: re-key, mask and lock passes, the mask passes' sum proofs;
+  key per slot: re-key, mask and lock passes;
 * :mod:`.keys`: a participant's round secret (one seed, saved before use:
   every key and pass derives from it) and the table's round keys;
 * :mod:`.epoch`: one epoch as everybody sees it, and public openings;

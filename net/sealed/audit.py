@@ -28,9 +28,10 @@ from typing import Callable, Iterable, Mapping, Sequence
 from .envelope import Envelope, Item, items_of, unseal
 from .epoch import Epoch
 from .faults import Fault
-from .group import BadPoint, base, mul, sinv, smul
+from .group import BadPoint, BadScalar, smul, sinv
 from .keys import Reveal, RoundKeys, RoundSecret
 from .masking import PassKeys, lock_pass, masked, rekey_pass
+from .xline import times
 
 
 @dataclass
@@ -85,7 +86,7 @@ class _EpochAudit:
                 want = rekey_pass(before, old, keys, p.author)
                 same = want.deck == p.deck
             elif p.kind == "mask":
-                same = masked(before, keys) == p.deck and base(keys.e) == p.E
+                same = masked(before, keys) == p.deck
             else:
                 want = lock_pass(before, keys, p.author, ep.rekeyed, None)
                 same = want.deck == p.deck and want.K == p.K
@@ -120,10 +121,10 @@ class _EpochAudit:
             c = scal
             if kind == "lock":
                 for p in ep.order[:index - first + 1]:
-                    c = smul(c, smul(self.pk[p].k(s), self.pk[p].unlock(ep.rekeyed)))  # type: ignore[arg-type]
+                    c = smul(c, self.pk[p].lock_factor(s, ep.rekeyed))  # type: ignore[arg-type]
             try:
-                out.append(ep.codec.any_card(mul(sinv(c), v)) if c is not None else ep.codec.any_card(v))  # type: ignore[arg-type]
-            except BadPoint:
+                out.append(ep.codec.any_card(times(sinv(c))(v) if c is not None else v))
+            except (BadPoint, BadScalar):
                 out.append(None)
         got, expected = Counter(out), Counter(self.input_cards)
         if got == expected:

@@ -1,10 +1,13 @@
-"""Cards as points: each card of a deck is a point of the group, and a point that is no card is caught.
+"""Cards as values of the group: each card of a deck is a point, and a value that is no card is caught.
 
 Card ``i`` of a deck (its id in ``core``'s deck, ``0 <= i < n``) is
 ``hash_to_point(TAG, deck_tag, i)``: points nobody knows the logarithm of,
 to the base or to each other. That matters: were cards ``i*G``, a party
 could test which masked card is which by comparing multiples. Each id gets
 its own point (not each face) so a copy of a card cannot pass for its twin.
+The masking scheme holds a card as its point's u-coordinate (:mod:`net.sealed.xline`; no card's
+point is another's negative, so the u-coordinate names one card); the ElGamal alternative, which
+adds points, as the Ed25519 encoding (``edwards=True``).
 
 A :class:`CardCodec` holds one deck's table; :meth:`CardCodec.restrict`
 gives the codec of one epoch (a reshuffle holds only the discards), and
@@ -16,7 +19,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .group import hash_to_point, total
+from .group import hash_to_point
+from .xline import u_of
 
 TAG_CARD = b"uno-tui/sealed/card/v1"
 
@@ -26,19 +30,14 @@ class NotACard(ValueError):
 
 
 @lru_cache(maxsize=8)
-def _table(deck_tag: bytes, n: int) -> tuple[bytes, ...]:
-    return tuple(hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n))
-
-
-@lru_cache(maxsize=64)
-def _sum(deck_tag: bytes, n: int, ids: tuple[int, ...]) -> bytes:
-    table = _table(deck_tag, n)
-    return total([table[i] for i in ids])
+def _table(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
+    points = [hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n)]
+    return tuple(points if edwards else map(u_of, points))
 
 
 @lru_cache(maxsize=8)
-def _index(deck_tag: bytes, n: int) -> dict[bytes, int]:
-    return {p: i for i, p in enumerate(_table(deck_tag, n))}
+def _index(deck_tag: bytes, n: int, edwards: bool) -> dict[bytes, int]:
+    return {p: i for i, p in enumerate(_table(deck_tag, n, edwards))}
 
 
 class CardCodec:
@@ -46,27 +45,30 @@ class CardCodec:
 
     ``deck_tag`` separates decks (the variant's name and options, say) so a
     table built for one deck never decodes another's points; ``ids`` are the
-    cards this codec accepts (all ``range(n)`` by default).
+    cards this codec accepts (all ``range(n)`` by default); ``edwards``, the cards as Ed25519
+    encodings rather than u-coordinates.
     """
 
-    def __init__(self, n: int, deck_tag: bytes = b"", ids: Iterable[int] | None = None) -> None:
+    def __init__(self, n: int, deck_tag: bytes = b"", ids: Iterable[int] | None = None, *,
+                 edwards: bool = False) -> None:
         if n < 1:
             raise ValueError("a deck has at least one card")
         self.n = n
         self.deck_tag = deck_tag
-        self.points: tuple[bytes, ...] = _table(deck_tag, n)
-        """The point of card ``i`` at index ``i``, for every card of the deck."""
+        self.edwards = edwards
+        self.points: tuple[bytes, ...] = _table(deck_tag, n, edwards)
+        """The value of card ``i`` at index ``i``, for every card of the deck."""
         self.ids: tuple[int, ...] = tuple(sorted(set(range(n) if ids is None else ids)))
         """The cards this codec accepts, in increasing order."""
         if self.ids and not 0 <= self.ids[0] <= self.ids[-1] < n:
             raise ValueError(f"card ids must be in range({n})")
         self._by_point = {self.points[i]: i for i in self.ids}
         self._accepted = frozenset(self.ids)
-        self._any = _index(deck_tag, n)
+        self._any = _index(deck_tag, n, edwards)
 
     def restrict(self, ids: Iterable[int]) -> "CardCodec":
         """The codec of the same deck accepting only ``ids``."""
-        return CardCodec(self.n, self.deck_tag, ids)
+        return CardCodec(self.n, self.deck_tag, ids, edwards=self.edwards)
 
     def encode(self, card_id: int) -> bytes:
         if card_id not in self._accepted:
@@ -86,12 +88,6 @@ class CardCodec:
     def is_all(self, values: Sequence[bytes]) -> bool:
         """Whether ``values`` are exactly this codec's cards' points, each once, in any order."""
         return len(values) == len(self.ids) and set(values) == self._by_point.keys()
-
-    @property
-    def total(self) -> bytes:
-        """The sum of this codec's cards' points: what an epoch of exactly these cards starts from
-        (computed once per process and set of cards; the points are ours, never a peer's)."""
-        return _sum(self.deck_tag, self.n, self.ids)
 
     def any_card(self, point: bytes) -> int | None:
         """The id of the deck's card ``point`` encodes, whether or not this codec accepts it; else None."""

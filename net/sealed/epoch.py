@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from .codec import CardCodec, NotACard
 from .faults import Fault
-from .group import BadPoint, BadScalar, base, total
+from .group import BadScalar, base, is_point
 from .keys import RoundKeys, epoch_context
 from .masking import Pass, check_mask, check_points, open_value
 
@@ -45,8 +45,6 @@ class Epoch:
         self.kinds: list[str] = (["rekey"] if self.sealed else []) + ["mask", "lock"]
         self.passes: list[Pass] = []
         self.checked: list[bool] = []
-        self._sum: tuple[int, bytes] | None = None
-        """(number of passes in, the sum of the deck they left), once known."""
 
     @classmethod
     def of_cards(cls, keys: RoundKeys, number: int, codec: CardCodec, order: Sequence[int],
@@ -118,22 +116,16 @@ class Epoch:
         except (BadScalar, IndexError):  # a zero scalar; a slot out of range
             return False
 
-    def add_pass(self, p: Pass, *, points: bool = False, own: bool = False) -> None:
-        """Take the next pass, checking its kind, author, shape and (mask passes) sum proof and distinct
-        values.
+    def add_pass(self, p: Pass, *, points: bool = False) -> None:
+        """Take the next pass, checking its kind, author and shape and (mask passes) that no value
+        repeats (a copied card). Nothing else can be checked as it arrives (no pass carries a
+        proof): a substituted card is caught when its slot opens to no card, and named by the
+        round's audit.
 
-        ``own``: ``p`` is the very pass this peer made (the object its participant returned, not
-        one read from the wire): a mask pass's proof is not checked again, its output's sum is the
-        one its author computed (:attr:`Pass.out_sum`). A pass from the wire never carries that
-        sum, so it is checked whatever the caller says.
-
-        Its points are checked only with ``points``: in this scheme every value
-        is multiplied by the next participant (or, in the final deck, by whoever
-        opens the slot), and libsodium refuses to multiply a point outside the
-        group, naming the pass that made it (see :mod:`net.sealed.group`). A
-        torsion mark can therefore be followed through no honest pass; the
-        check here only names the author a step sooner, at a subgroup check's
-        cost per value.
+        Its values are checked to be of the curve (not its twist) only with ``points``, an
+        exponentiation in Python each: a value of small order is refused by the next
+        multiplication, naming the pass that made it, and a twisted one opens to no card (see
+        :mod:`net.sealed.xline`).
         """
         due = self._due()
         index = len(self.passes)
@@ -146,46 +138,17 @@ class Epoch:
         if len(p.deck) != self.n or (kind == "lock" and len(p.K or []) != self.n):
             raise Fault("pass", f"a pass of the wrong size over a deck of {self.n}", p.author)
         if points:
-            check_points(p.deck + (p.K or []), p.author)
+            _check_values(p)
         if kind == "mask":
-            if own and p.out_sum is not None:
-                # This peer's own pass, made from its secret over the deck it checked: its output's
-                # sum is known (``e`` times the input's), and there is nothing to check.
-                out_sum = p.out_sum
-            else:
-                out_sum = check_mask(self.ctx, index, self.current, self.deck_sum(), p)
-            self._sum = (index + 1, out_sum)
+            check_mask(p)
         self.passes.append(p)
         self.checked.append(points)
 
-    def deck_sum(self) -> bytes:
-        """The sum of the current deck's values, which the next mask pass's proof is about: kept from
-        the check of the last mask pass; for an input of exactly the codec's cards, the codec's
-        (every value is one of our own card points, so nothing a peer sent is taken on trust);
-        else added up (a value that is no point: ``point``, naming the last pass's author)."""
-        if self._sum is None or self._sum[0] != len(self.passes):
-            if not self.passes and not self.sealed and self.codec.is_all(self.input):
-                got = self.codec.total
-            else:
-                try:
-                    got = total(self.current)
-                except BadPoint:
-                    raise Fault("point", "the deck holds bytes that are not points", self.last_author) from None
-            self._sum = (len(self.passes), got)
-        return self._sum[1]
-
-    @property
-    def running_sum(self) -> bytes | None:
-        """The sum of the current deck's values, when a mask pass check has computed it (else None)."""
-        return self._sum[1] if self._sum is not None and self._sum[0] == len(self.passes) and self.passes \
-            and self.passes[-1].kind == "mask" else None
-
     def check_points(self, index: int | None = None) -> None:
-        """Check the points of pass ``index`` (every unchecked one by default): else ``point``, naming it."""
+        """Check the values of pass ``index`` (every unchecked one by default): else ``point``, naming it."""
         for i in (range(len(self.passes)) if index is None else [index]):
             if not self.checked[i]:
-                p = self.passes[i]
-                check_points(p.deck + (p.K or []), p.author)
+                _check_values(self.passes[i])
                 self.checked[i] = True
 
     def to_wire(self) -> dict[str, Any]:
@@ -207,6 +170,13 @@ class Epoch:
         for w in passes:
             ep.add_pass(Pass.from_wire(w, ep.n))
         return ep
+
+
+def _check_values(p: Pass) -> None:
+    check_points(p.deck, p.author)
+    for slot, K in enumerate(p.K or []):
+        if not is_point(K):
+            raise Fault("point", f"the commitment of slot {slot} is not a point of the group", p.author)
 
 
 def share_item(epoch: int, slot: int, author: int, k: bytes) -> Item:

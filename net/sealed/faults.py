@@ -11,10 +11,12 @@ class Fault(NetError, ValueError):
     ``code`` names the kind of fault (the table shows it; tests match it):
 
     * ``key``: a round key without a valid proof of knowledge, or a malformed one;
-    * ``point``: a point that is not in the prime-order group (a torsion mark, a bad encoding);
-    * ``pass``: a shuffle pass of the wrong shape, by the wrong participant, or whose proof that
-      it only re-encrypts the deck's sum fails (a card substituted, duplicated or dropped);
-    * ``share``: a decryption share whose Chaum-Pedersen proof fails;
+    * ``point``: a value that is not of the group (a bad encoding, a value of small order, a
+      torsion mark where a scheme checks for one);
+    * ``pass``: a shuffle pass of the wrong shape, by the wrong participant, holding one card
+      twice, or (ElGamal) whose proof that it only re-encrypts the deck's sum fails;
+    * ``share``: a wrong decryption share (a slot key against its commitment; ElGamal: a share
+      whose Chaum-Pedersen proof fails);
     * ``envelope``: shares sent privately that are not signed by their sender, not meant for
       this recipient or epoch, or that do not open;
     * ``card``: a slot whose proven shares open to no card of the epoch (some pass was bad:

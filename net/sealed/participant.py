@@ -123,7 +123,7 @@ class Participant(BaseParticipant):
                 raise Fault("protocol", f"participant {self.pid} already shuffled epoch {e} (attempt "
                                         f"{ep.attempt}) over another deck; it will not shuffle it again")
             self.secret.passes[key] = digest
-            return mask_pass(ep.ctx, len(ep.passes), ep.current, keys, self.pid, ep.last_author, ep.deck_sum())
+            return mask_pass(ep.current, keys, self.pid, ep.last_author)
         self.prepare(e, ep.n, ep.attempt)
         return lock_pass(ep.current, keys, self.pid, ep.rekeyed, self.commitments.pop((e, ep.attempt)),
                          ep.last_author)

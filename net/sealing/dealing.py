@@ -1,8 +1,8 @@
 """Keys dealt to a card's holder (``sdeal``), as every peer takes them: wherever they come in the log.
 
 After a deal or a move, every other participant seals its keys of each card a seat is to see to
-the seat's owner (:meth:`Dealing._deliver`). Only that owner waits for them: it cannot see its
-card without them. Every other peer follows the next move at once and files each ``sdeal`` as
+the seat's owner (:meth:`Dealing._send_keys`; :meth:`Dealing._await_keys` then waits for its
+own). Only that owner waits for them: it cannot see its card without them. Every other peer follows the next move at once and files each ``sdeal`` as
 the log brings it (:meth:`Dealing._absorb`), before or after later moves: the boxes are opaque to
 it and change nothing in its game (who holds which card is public). So a card drawn costs the
 table one wait, the drawer's, and the relay may hand the others their copies together, a moment
@@ -92,13 +92,6 @@ class Dealing(PeerState):
     @waiting_on.setter
     def waiting_on(self, who: set[int]) -> None:
         self._waiting = who
-
-    async def _deliver(self, events: list[core.Event]) -> None:
-        """Open to each seat's owner the cards it is to see and lacks: every other participant's keys.
-        This peer waits only for the keys sealed to itself."""
-        g = self.game
-        assert g is not None
-        await self._await_keys(self._send_keys(g.deliveries(events)))
 
     def _send_keys(self, deliveries: dict[int, list[int]]) -> tuple[int, bool] | None:
         """Seal this peer's keys of the cards each seat is to see and lacks (``deliveries``, from

@@ -344,8 +344,12 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             if g is not self.pub:
                 self.pub.next_round()
         self._allocate()
+        deal = self._send_keys(g.deliveries(events))
+        # The round's start, for the audit's replay, taken once this peer's keys are on their way
+        # (a few milliseconds a peer that would otherwise delay every hand of the deal); nothing
+        # changes the public game until the hands are open (moves meanwhile are set aside).
         self.start = self.pub.blind_copy([])
-        await self._deliver(events)
+        await self._await_keys(deal)
         self.deal_events = events
         self._tell(events)
 
@@ -446,7 +450,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 raise Alarm(Fault("pass", "a pass for another epoch", author))
             try:
                 if mine is not None and body.get("p") == mine.to_wire():
-                    ep.add_pass(mine, own=True)  # the log holds it as this peer signed it
+                    ep.add_pass(mine)  # the log holds it as this peer signed it
                 else:
                     ep.add_pass(Pass.from_wire(body.get("p"), ep.n))
             except Fault as f:
