@@ -67,6 +67,39 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
     assert moves
 
 
+async def test_the_moves_made_before_the_screen_came_to_the_table_are_in_its_log() -> None:
+    """A bot that acts first may play while the person's client is still opening its hand, before
+    the screen is made: the screen's log has those moves too, after the deal."""
+    from core import Action
+
+    host = SealedHost(variant="classic", seats=2, people=1)
+    port = await host.start()
+    me = SealedClient(peer_class=ScreenPeer)
+    tasks = [asyncio.ensure_future(host.run()), asyncio.ensure_future(me.run("127.0.0.1", port))]
+    try:
+        asked = -1
+        for _ in range(3000):  # the bot's first move (after the person's draw, if the person is first)
+            peer = me.peer
+            if peer is not None and peer.settled and peer.game is not None:
+                mine = min(peer.manual)
+                if any(p != mine for p, _a in peer.moves):
+                    break
+                g = peer.game
+                if mine in g.to_act() and asked != g.version:  # draw, and keep what was drawn
+                    legal = g.legal_actions(mine)
+                    peer.move(mine, Action("pass") if Action("pass") in legal else Action("draw"))
+                    asked = g.version
+            await asyncio.sleep(0.01)
+        assert peer is not None and any(p != mine for p, _a in peer.moves), "the bot never moved"
+        session = SealedSession(peer)
+        after_deal = session.opening_events()[len(peer.deal_events):]
+        assert any(e.player != session.me for e in after_deal), after_deal
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()
+
+
 async def test_the_sealed_waiting_room_on_screen_then_the_table() -> None:
     """The open table's lobby screen over a sealed host: its seats and who is waiting, the chat (a
     line from a player cleaned before it is drawn), the host's s dealing at once with bots in the

@@ -43,7 +43,9 @@ class SealedSession:
         self.labels = ["you" if q == self.me else ("bot" if peer.owners[q] == 0 and q not in peer.manual
                                                    else "player") for q in range(len(self.names))]
         self._watcher: Watcher | None = None
-        self._round: list[Event] = self._seen(getattr(peer, "deal_events", []))
+        # The round so far: the deal, and the moves made before this screen came to the table (a
+        # bot that acts first may have played while the person's client was opening its hand).
+        self._round: list[Event] = self._seen(getattr(peer, "round_events", []))
         self._obs = self._observe()
         peer.listeners.append(self._changed)
 

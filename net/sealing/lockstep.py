@@ -351,6 +351,9 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         self.start = self.pub.blind_copy([])
         await self._await_keys(deal)
         self.deal_events = events
+        self.round_events: list[core.Event] = []
+        """Every event this peer's game made this round, in order (a screen that comes to the table
+        after the deal shows the moves made before it came)."""
         self._tell(events)
 
     # -- needs ----------------------------------------------------------------------------------------
@@ -567,6 +570,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     def _tell(self, events: list[core.Event]) -> None:
         self._told = self.game.version if self.game is not None else None
+        self.round_events += events
         for listener in list(self.listeners):
             listener(events)
         self._idle_soon()
