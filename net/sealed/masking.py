@@ -13,8 +13,8 @@ participant once per kind, in the table's order:
   deterministic, so a copy is the very value its original masks to).
 * **lock**: once the order is final, multiply slot ``s`` by
   ``k_js / (e_j * rho_j)``: each participant swaps its epoch-wide keys for a key
-  per slot, and publishes ``K_js = k_js*G`` (on Ed25519). Slot ``s`` then holds
-  ``(prod_j k_js) * M``.
+  per slot, and publishes a commitment to each, ``K_js = SHA-256(tag, s, k_js)``. Slot ``s``
+  then holds ``(prod_j k_js) * M``.
 
 No pass carries a proof: without zero-knowledge shuffle proofs, a card substituted in a pass is
 caught when its slot opens to no card (or to a card seen elsewhere), and the round's audit, which
@@ -22,8 +22,7 @@ makes every pass again from its author's opened seed, names the pass (``docs/sea
 section 3, says what is caught when, and why the mask passes' sum proofs were given up).
 
 A participant's **share** for opening slot ``s`` is its slot key ``k_js``, a
-scalar: the recipient checks it against ``K_js`` (one base-point
-multiplication) and, with every participant's, computes
+scalar: the recipient checks it against ``K_js`` (a hash) and, with every participant's, computes
 ``M = (prod_j k_js)^-1 * F_s``. Shares are independent, so they are given in
 parallel, and the holder of a card holds every key of it: it can show the card
 to everyone, or hand it to another player, alone.
@@ -43,6 +42,7 @@ multiplies by in one step (:func:`net.sealed.xline.clamped`).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
@@ -50,13 +50,14 @@ from typing import Any, Sequence
 from core.source import permutation
 
 from .faults import Fault
-from .group import L, BadPoint, BadScalar, base, each, hash_scalar, sinv, smul
+from .group import L, BadPoint, BadScalar, each, hash_scalar, sinv, smul
 from .xline import clamped, is_canonical, on_curve, times
 
 TAG_E = b"uno-tui/sealed/mask-e/v2"
 TAG_RHO = b"uno-tui/sealed/mask-rho/v2"
 TAG_PI = b"uno-tui/sealed/mask-pi/v1"
 TAG_K = b"uno-tui/sealed/slot-m/v2"
+TAG_COMMIT = b"uno-tui/sealed/slot-commit/v1\0"
 KINDS = ("rekey", "mask", "lock")
 
 
@@ -125,7 +126,7 @@ class Pass:
     deck: list[bytes]
     """The output values, slot by slot (u-coordinates)."""
     K: list[bytes] | None = None
-    """Lock passes: ``k_s*G`` for every slot (Ed25519 points), what each share is checked against."""
+    """Lock passes: every slot key's commitment (:func:`commitment`), what each share is checked against."""
 
     def to_wire(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "by": self.author, "deck": b"".join(self.deck)}
@@ -208,7 +209,7 @@ def mask_pass(deck: Sequence[bytes], keys: PassKeys, author: int, blame: int | N
 
 def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool, commitments: list[bytes] | None,
               blame: int | None = None) -> Pass:
-    """Swap the epoch keys for a key per slot; ``commitments`` (``k_s*G``) may be made ahead."""
+    """Swap the epoch keys for a key per slot; ``commitments`` (:func:`slot_commitments`) may be made ahead."""
     try:
         out = each(lambda sv: times(keys.lock_factor(sv[0], rekeyed))(sv[1]), list(enumerate(deck)))
     except BadPoint:
@@ -217,8 +218,15 @@ def lock_pass(deck: Sequence[bytes], keys: PassKeys, author: int, rekeyed: bool,
     return Pass("lock", author, out, K=K[:len(deck)])
 
 
+def commitment(slot: int, k: bytes) -> bytes:
+    """What a lock pass publishes of its key ``k`` for ``slot``: a hash, which binds the key (a share is
+    checked against it) and hides it (a slot key is a secret scalar of about 251 bits). It was
+    ``k*G`` until the x-line: a base-point multiplication a slot to make, and another to check."""
+    return hashlib.sha256(TAG_COMMIT + slot.to_bytes(4, "big") + k).digest()
+
+
 def slot_commitments(keys: PassKeys, n: int) -> list[bytes]:
-    return each(lambda s: base(keys.k(s)), range(n))
+    return [commitment(s, keys.k(s)) for s in range(n)]
 
 
 def check_mask(p: Pass) -> None:

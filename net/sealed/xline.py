@@ -6,7 +6,7 @@ Ed25519 multiplication PyNaCl exposes. Its X25519 (``crypto_scalarmult``) works 
 same group, seen through the Montgomery u-coordinate, with a ladder and no such check: about a
 quarter of the cost (46 against 190 µs on the project's slower machine). A masking pass is
 nothing but multiplications, one after another on the deal's critical path, so the scheme's
-deck values live here; the proofs and the slot-key commitments stay on Ed25519.
+deck values live here; the round keys and their proofs stay on Ed25519.
 
 What changes with the coordinate:
 
