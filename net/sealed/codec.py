@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .group import hash_to_point
-from .xline import u_of
+from .xline import us_of
 
 TAG_CARD = b"uno-tui/sealed/card/v1"
 
@@ -32,7 +32,7 @@ class NotACard(ValueError):
 @lru_cache(maxsize=8)
 def _table(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
     points = [hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n)]
-    return tuple(points if edwards else map(u_of, points))
+    return tuple(points if edwards else us_of(points))
 
 
 @lru_cache(maxsize=8)

@@ -34,7 +34,7 @@ What changes with the coordinate:
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from nacl._sodium import ffi as _ffi, lib as _lib
 
@@ -54,6 +54,24 @@ def u_of(point: bytes) -> bytes:
     if y % P == 1:
         raise BadPoint("the identity has no u-coordinate")
     return ((1 + y) * pow(1 - y, -1, P) % P).to_bytes(32, "little")
+
+
+def us_of(points: Sequence[bytes]) -> list[bytes]:
+    """:func:`u_of` of each point, with one inversion for them all (Montgomery's trick: a deck's
+    table is made once per process, at the first deal, and an inversion in Python costs as much as
+    a hundred multiplications)."""
+    ys = [int.from_bytes(p, "little") & (2**255 - 1) for p in points]
+    if any(y % P == 1 for y in ys):
+        raise BadPoint("the identity has no u-coordinate")
+    prefix = [1]
+    for y in ys:
+        prefix.append(prefix[-1] * (1 - y) % P)
+    inv = pow(prefix[-1], -1, P)  # 1 / prod(1 - y)
+    out = [b""] * len(ys)
+    for i in range(len(ys) - 1, -1, -1):
+        out[i] = ((1 + ys[i]) * inv * prefix[i] % P).to_bytes(32, "little")  # (1 + y_i) / (1 - y_i)
+        inv = inv * (1 - ys[i]) % P
+    return out
 
 
 def is_canonical(u: object) -> bool:
