@@ -295,7 +295,12 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                 self.secret = RoundSecret.fresh(self.game_id, self.round, self.pid, self.identity.public)
                 self._save()  # before the announcement leaves (design, section 5)
             self.send({"k": "skey", "r": self.round, "ann": self.secret.announce().to_wire()})
-        got = await self.take("skey", self.pids)
+        # The deck's table of card values (a few milliseconds, once a process) while the others announce.
+        table = asyncio.ensure_future(asyncio.to_thread(CardCodec, self._size(), self._deck_tag()))
+        try:
+            got = await self.take("skey", self.pids)
+        finally:
+            await table
         anns = []
         for author, body in got.items():
             ann = KeyAnnouncement.from_wire(body.get("ann"))
