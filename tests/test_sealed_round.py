@@ -20,7 +20,7 @@ from test_sealed_group import T8
 
 from net.identity import Identity
 from net.sealed import (Envelope, Epoch, Fault, KeyAnnouncement, Participant, Pass, Reveal, RoundKeys, RoundSecret,
-                        open_public, verify_accusation)
+                        audit_round, open_public, verify_accusation)
 from net.sealed import group as g
 from net.sealed.envelope import seal, unseal
 from net.sealed.epoch import share_item
@@ -383,6 +383,38 @@ def test_a_card_copied_in_a_lock_pass_is_named_at_the_audit() -> None:
         r.audit()
     assert caught.value.code == "substitution" and caught.value.culprit == 0
     assert f"added card {a}; lost card " in caught.value.reason
+
+
+class RekeyCopier(Participant):
+    """Copies the first value of its re-key pass over the second (the last to re-key: the first masker
+    receives the copy as it is)."""
+
+    def shuffle(self, e: int) -> Pass:
+        p = super().shuffle(e)
+        return Pass("rekey", p.author, [p.deck[0], p.deck[0], *p.deck[2:]]) if p.kind == "rekey" else p
+
+
+@pytest.mark.parametrize("cheat, copier", [(0, LockCopier), (2, RekeyCopier)])
+def test_one_card_twice_in_a_deck_to_shuffle_voids_the_round_and_the_audit_names_who_copied(
+        cheat: int, copier: type) -> None:
+    # Two sealed slots holding one card come back into a pile: after the re-key round they are one
+    # value, and the first masker would publish a pass holding it twice. It says so instead, naming
+    # nobody (it cannot tell an earlier lock pass's copy from a re-keyer's), and the passes made
+    # again, those of the epoch still being shuffled included, name the copier.
+    r = SimRound(3, 30, cheats={cheat: copier})
+    ep = r.epoch()
+    if cheat == 0:
+        assert r.turn_up((ep.number, 0)) == r.turn_up((ep.number, 1))  # the lock pass's copy opens
+    with pytest.raises(Fault) as caught:
+        r.epoch(ids=list(range(10, 20)), sealed_in=[(ep.number, 2), (ep.number, 3)] if cheat else
+                [(ep.number, 0), (ep.number, 1)])
+    assert caught.value.code == "card" and caught.value.culprit is None
+    with pytest.raises(Fault) as caught:
+        audit_round(r.keys, r.epochs, r.reveals(), r.envelopes, unfinished=True)
+    assert (caught.value.code, caught.value.culprit) == ("substitution", cheat), caught.value
+    if cheat == 2:  # the copy is in the epoch still being shuffled: a round end's audit would not reach it
+        with pytest.raises(Fault, match="never finished"):
+            r.audit()
 
 
 def test_a_torsion_mark_cannot_be_followed_and_is_named_at_the_audit() -> None:

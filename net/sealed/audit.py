@@ -149,13 +149,16 @@ def audit_envelopes(keys: RoundKeys, secrets: Mapping[int, RoundSecret], envelop
 
 
 def audit_round(keys: RoundKeys, epochs: Sequence[Epoch], reveals: Iterable[Reveal],
-                envelopes: Iterable[Envelope] = ()) -> AuditResult:
-    """The whole audit of a round (see the module's notes); raises the first :class:`Fault` found."""
+                envelopes: Iterable[Envelope] = (), *, unfinished: bool = False) -> AuditResult:
+    """The whole audit of a round (see the module's notes); raises the first :class:`Fault` found.
+
+    ``unfinished``: an epoch still being shuffled is audited as far as its passes go (a round made
+    void in the middle of one: what is wrong may be in a pass already made)."""
     secrets = open_secrets(keys, reveals)
     result = AuditResult(secrets=secrets)
     by_number = {ep.number: ep for ep in epochs}
     for ep in epochs:
-        if not ep.done:
+        if not ep.done and not unfinished:
             raise Fault("protocol", f"epoch {ep.number} was never finished")
         result.cards[ep.number] = _EpochAudit(ep, secrets, by_number, result.cards).run()
 

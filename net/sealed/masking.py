@@ -197,12 +197,17 @@ def masked(deck: Sequence[bytes], keys: PassKeys, blame: int | None = None) -> l
 def mask_pass(deck: Sequence[bytes], keys: PassKeys, author: int, blame: int | None = None) -> Pass:
     """Multiply every value by ``e`` and permute.
 
-    Two values equal after the multiplication were equal up to a torsion component before it
-    (``e`` is a multiple of 8 as X25519 uses it, which clears one; otherwise they were equal, which
-    the check of the last mask pass refused): a copy the pass worked on, which its author names
-    rather than publish a pass that would look like its own copy."""
+    Two values equal after the multiplication were equal before it, or equal up to a torsion
+    component (``e`` is a multiple of 8 as X25519 uses it, which clears one). Either way the deck
+    it works on holds a copied card, and its author says so rather than publish a pass that would
+    look like its own copy: twins made by the pass before it (``blame``) are that pass's doing;
+    equal values after a re-key round are a copy made in an earlier epoch (only its first locker
+    can make one that opens) or by a re-keyer, which only the passes made again can tell apart
+    (``card``, with no culprit: the table opens its secrets and the audit names the pass)."""
     out = masked(deck, keys, blame)
     if len(set(out)) != len(out):
+        if len(set(deck)) != len(deck):
+            raise Fault("card", "two slots of a deck being shuffled hold one card (a copy made in an earlier pass)")
         raise Fault("pass", "a deck holds one card twice, the same up to a torsion mark (a copied card)", blame)
     return Pass("mask", author, out)
 

@@ -130,7 +130,7 @@ class RoundEnd(PeerState):
                 if body.get("k") == "sreveal" and author in want and body.get("r") == self.round:
                     want.discard(author)
                     got[author] = body
-            audit_round(self.keys, [ep for ep in self.epochs if ep.done], self._reveals(got), self.envelopes)
+            audit_round(self.keys, self.epochs, self._reveals(got), self.envelopes, unfinished=True)
         except Fault as f:
             return Alarm(f, told=True)
         except Alarm as a:
