@@ -16,6 +16,7 @@ decoding a point that is not one of its cards raises :class:`NotACard`.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -30,9 +31,19 @@ class NotACard(ValueError):
 
 
 @lru_cache(maxsize=8)
-def _table(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
+def _made(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
     points = [hash_to_point(TAG_CARD, deck_tag, i.to_bytes(4, "big")) for i in range(n)]
     return tuple(points if edwards else us_of(points))
+
+
+_making = threading.Lock()
+
+
+def _table(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
+    """A deck's table, made once per process: peers in one process (a test's table) ask for it from
+    several threads at once (:mod:`net.sealing` makes it in a thread while the keys are announced)."""
+    with _making:
+        return _made(deck_tag, n, edwards)
 
 
 @lru_cache(maxsize=8)
