@@ -2,11 +2,12 @@
 
 After a deal or a move, every other participant seals its keys of each card a seat is to see to
 the seat's owner (:meth:`Dealing._send_keys`; :meth:`Dealing._await_keys` then waits for its
-own). Only that owner waits for them: it cannot see its card without them. Every other peer follows the next move at once and files each ``sdeal`` as
-the log brings it (:meth:`Dealing._absorb`), before or after later moves: the boxes are opaque to
-it and change nothing in its game (who holds which card is public). So a card drawn costs the
-table one wait, the drawer's, and the relay may hand the others their copies together, a moment
-later (:class:`~net.sealing.relay.SealedHost`). Each ``sdeal`` names its deal (``d``: the deals of
+own). Only that owner waits for them: it cannot see its card without them. Every other peer
+follows the next move at once and files each ``sdeal`` as the log brings it
+(:meth:`Dealing._absorb`), before or after later moves: the boxes are opaque to it and change
+nothing in its game (who holds which card is public). So a card drawn costs the table one wait,
+the drawer's, and the relay may hand the others their copies together, a moment later
+(:class:`~net.sealing.relay.SealedHost`). Each ``sdeal`` names its deal (``d``: the deals of
 the round, counted alike by every peer), so a peer that is behind keeps those of deals it has
 not reached yet until it does.
 
