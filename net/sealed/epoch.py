@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from .codec import CardCodec, NotACard
 from .faults import Fault
-from .keys import RoundKeys, epoch_context
+from .keys import RoundKeys
 from .group import BadScalar
 from .masking import Pass, check_mask, check_points, commitment, open_value
 
@@ -35,7 +35,6 @@ class Epoch:
         self.keys = keys
         self.number = number
         self.attempt = attempt
-        self.ctx = epoch_context(keys.rctx, number, attempt)
         self.input: list[bytes] = list(deck)
         self.sealed: dict[int, Slot] = dict(sealed or {})
         """Input position -> the earlier (epoch, slot) of a sealed card put back into a pile."""

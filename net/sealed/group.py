@@ -29,9 +29,9 @@ What libsodium checks, and what it does not (read from its source,
   additions of subgroup points, so a dishonest participant could *mark* a
   value with one of the 7 non-trivial torsion points and follow it through
   an honest shuffle that only adds. The chosen scheme
-  (:mod:`net.sealed.masking`) multiplies every value another participant
-  made before it uses it, so libsodium refuses a marked one; the ElGamal
-  alternative only adds, so it puts every received point through
+  (:mod:`net.sealed.masking`) adds nothing (its values are u-coordinates, and
+  each multiplication clears a torsion component: :mod:`net.sealed.xline`); the
+  ElGamal alternative only adds, so it puts every received point through
   :func:`check` (``is_valid_point``) before its epoch is trusted. (There the
   identity is a legitimate value in one place only: the first half of a
   card's *open* encryption ``(O, M)``, which every peer builds itself.)
