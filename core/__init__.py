@@ -100,14 +100,35 @@ def need_for_new_game(
     deal) asks this until it returns ``None``, adding each answer to ``settled``, then calls
     :func:`new_game` with the same arguments and ``settled``: the deal uses exactly those.
     """
+    return new_game_stop(variant, players, options=options, setup=setup, settled=settled, sealed=sealed)[0]
+
+
+def new_game_stop(
+    variant: str,
+    players: int | Sequence[str],
+    *,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    settled: Iterable[tuple[Need, Any]] = (),
+    sealed: bool = False,
+) -> tuple[Need | None, tuple[tuple[int, ...], ...]]:
+    """Where :func:`new_game`'s deal stops: the need :func:`need_for_new_game` returns, and the ids
+    of the cards each seat holds at that moment (none at a shuffle).
+
+    A card in a hand when the deal stops to show a card stays in that hand: every variant deals
+    the hands before it turns a card that could send cards back into the pile, or turns its cards
+    before it deals (``tests/test_sealed_engine.py`` checks each). So a network table sends each
+    player the keys of its hand while it shows the turned card, not after.
+    """
     try:
         variant_class(variant)(players, seed=b"", options=options, setup=setup, source=StopAtChance(),
                                settled=settled, sealed=sealed)
     except ChanceStop as stop:
-        return stop.chance
+        return stop.chance, ()
     except RevealStop as stop:
-        return stop.need
-    return None
+        g = stop.game
+        return stop.need, (() if g is None else tuple(tuple(c.id for c in hand) for hand in g.hands))
+    return None, ()
 
 
 chance_for_new_game = need_for_new_game
@@ -119,6 +140,7 @@ __all__ = [
     "DeckSource", "Decision", "DiezObservation", "Event", "ExtendedObservation", "FalseClaim", "Game",
     "IllegalAction", "InvalidCard", "Need", "Observation", "Option", "PlayerView", "PrivateObservation",
     "PublicObservation", "Reveal", "Sealed", "SealedFace", "SeededSource", "UnmetNeed", "WildRawzObservation",
-    "chance_for_new_game", "deck", "describe", "is_sealed", "need_for_new_game", "new_game", "notation",
+    "chance_for_new_game", "deck", "describe", "is_sealed", "need_for_new_game", "new_game", "new_game_stop",
+    "notation",
     "parse_card", "permutation", "register", "replay", "variant_class",
 ]

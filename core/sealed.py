@@ -139,9 +139,11 @@ class FalseClaimFound(NamedTuple):
 class RevealStop(Exception):
     """Raised inside a move at the first card it must show that this game cannot see."""
 
-    def __init__(self, reveal: Reveal) -> None:
+    def __init__(self, reveal: Reveal, game: Game | None = None) -> None:
         super().__init__(f"cards {reveal.handles} must be shown first")
         self.need = reveal
+        self.game = game
+        """The game as it stood when it stopped (a deal's, half made: :func:`core.new_game_stop`)."""
 
 
 class BlindSource:
@@ -314,7 +316,7 @@ def open_cards(g: Game, cards: Sequence[Card]) -> list[Card]:
             for h in sealed:
                 learn(g, h, ahead[h], True)
         else:
-            raise RevealStop(Reveal(tuple(sealed)))
+            raise RevealStop(Reveal(tuple(sealed)), g)
     out = [table[c.id] for c in cards]
     if s.recording is not None:
         s.recording += [c for c in out if c.id not in s.public]

@@ -17,7 +17,8 @@ from test_net_sealed import check_clean, play
 from test_net_sealed_doubles import alarms
 
 from net.sealing import SealedClient, SealedHost, SealedPeer, Voided
-from net.sealing.postbox import Postbox, recipients
+from net.sealing import lockstep
+from net.sealing.postbox import Postbox, next_in_line, recipients
 
 
 class Patient(SealedPeer):
@@ -301,7 +302,7 @@ class Ready(SealedPeer):
     sent: list[tuple[int, bool]] = []
 
     def _sealed_keys(self, o: int, hs: list[int]) -> Any:
-        type(self).sent.append((len(hs), (o, tuple(self.slot[h] for h in hs)) in self._sealed_ahead))
+        type(self).sent.append((len(hs), (o, tuple(self._ahead(h) for h in hs)) in self._sealed_ahead))
         return super()._sealed_keys(o, hs)
 
 
@@ -317,3 +318,107 @@ def test_keys_of_a_likely_draw_are_sealed_ahead_and_open_the_card_drawn() -> Non
     # machine, most on a quiet one); without the work ahead none would.
     assert any(draws), Ready.sent
     assert not any(ready for n, ready in Ready.sent if n == 7)  # a deal's hands are never guessed
+
+
+# -- a shuffle's passes, and the deal's first hands ---------------------------------------------
+
+def _pass(kind: str, by: int) -> bytes:
+    return msgpack.packb({"k": "spass", "r": 0, "e": 0, "p": {"kind": kind, "by": by, "deck": b""}})
+
+
+def test_a_pass_goes_at_once_to_the_next_two_in_line_and_an_epochs_last_to_everyone() -> None:
+    order = [0, 1, 2, 3]
+    assert next_in_line(_pass("mask", 0), order) == {1, 2}
+    assert next_in_line(_pass("mask", 2), order) == {3, 0}  # then everyone's lock pass, from the first
+    assert next_in_line(_pass("mask", 3), order) == {0, 1}
+    assert next_in_line(_pass("rekey", 3), order) == {0, 1}  # a re-key round comes before the masks
+    assert next_in_line(_pass("lock", 1), order) == {2, 3}
+    assert next_in_line(_pass("lock", 2), order) == {3}  # the next is the epoch's last pass
+    assert next_in_line(_pass("lock", 3), order) is None  # the deck is final: everyone, at once
+    assert next_in_line(_pass("mask", 0), [0]) is None or next_in_line(_pass("mask", 0), [0]) == {0}
+    for junk in (_pass("mask", 7), _pass("shuffle", 1), msgpack.packb({"k": "spass", "p": []}),
+                 msgpack.packb({"k": "smove"}), b"spass junk", None):
+        assert next_in_line(junk, order) is None  # to everyone, as any entry
+
+
+class PassPost(Postbox):
+    """The relay's postbox, noting each write to a link that carries the first deal's passes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passes: dict[Any, list[int]] = {}
+
+    def _write(self, link: Any, bodies: list[bytes]) -> None:
+        n = 0
+        for b in bodies:
+            entry = msgpack.unpackb(b, raw=False)["e"]
+            body = msgpack.unpackb(entry["m"], raw=False) if isinstance(entry, dict) else {}
+            n += body.get("k") == "spass" and body.get("r") == 0 and body.get("e") == 0
+        if n:
+            self.passes.setdefault(link, []).append(n)
+        super()._write(link, bodies)
+
+
+class PassCounter(SealedHost):
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.postbox = PassPost()
+
+
+def test_each_participant_is_woken_for_a_shuffles_passes_a_few_times_not_once_a_pass() -> None:
+    """Only the next in line uses a pass before the deck is final, so the relay sends each at once to
+    the next two participants and the others' copies with the next entry for them: at a table of four
+    a client gets the first deal's eight passes, in order, in at most five writes (one each, before)."""
+    host, peers = play("classic", 4, 3, rounds=1, relay_class=PassCounter)
+    check_clean(host, peers, 1)
+    post = host.postbox
+    assert isinstance(post, PassPost)
+    writes = list(post.passes.values())
+    assert len(writes) == 3  # the three clients' links (the host's own peer reads the log in process)
+    for w in writes:
+        assert sum(w) == 8 and len(w) <= 5, w
+
+
+class Noted(SealedPeer):
+    """Notes what it sends and the keys shown to everyone it takes, in order."""
+
+    notes: list[tuple[int | None, str, str]] = []
+
+    def send(self, body: dict[str, Any]) -> None:
+        type(self).notes.append((self.pid, "sent", str(body.get("k"))))
+        super().send(body)
+
+    async def take(self, kind: str, authors: Any, **kw: Any) -> dict[int, dict[str, Any]]:
+        got = await super().take(kind, authors, **kw)
+        type(self).notes.append((self.pid, "took", kind))
+        return got
+
+
+def test_the_first_hands_keys_leave_with_the_turned_cards_not_after_everyones_is_in() -> None:
+    """The deck is final once the last lock pass is in, and the hands dealt before the first card is
+    turned up stay dealt (core.new_game_stop): each participant sends its keys of the others' hands
+    as it sends its key of the turned card, and every hand opens. Before, it waited for every
+    participant's key of the turned card: one more round of the table."""
+    Noted.notes = []
+    host, peers = play("classic", 4, 3, rounds=1, host_class=Noted, client_classes={1: Noted, 2: Noted, 3: Noted})
+    check_clean(host, peers, 1)
+    for pid in range(4):
+        mine = [(what, k) for p, what, k in Noted.notes if p == pid]
+        first_keys = mine.index(("sent", "sdeal"))
+        assert mine[first_keys - 1] == ("sent", "spub"), mine  # sent together
+        assert first_keys < mine.index(("took", "spub")), mine
+    for p in [host.peer, *peers]:
+        assert len(p.known[p.pid]) >= 7 and all(h in p.card_of for h in p.known[p.pid])  # its cards, open
+
+
+def test_a_client_makes_its_decks_card_values_while_the_table_fills(monkeypatch: Any) -> None:
+    asked: list[tuple[int, bytes]] = []
+    monkeypatch.setattr(lockstep, "make_ahead", lambda n, tag: asked.append((n, tag)))
+    client = SealedClient()
+    lobby = {"k": "lobby", "variant": "classic", "seats": [{}] * 4, "options": {}}
+    client._heard(lobby)
+    # The host's word: a frame that names no variant, or seats past any table, makes nothing.
+    for bad in ({"variant": "nope"}, {"seats": [{}] * 400}, {"seats": "four"}, {"options": "x"},
+                {"options": {"stacking": "sideways"}}):
+        client._heard({**lobby, **bad})
+    assert asked == [(108, b"uno-tui/classic")]

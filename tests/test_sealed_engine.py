@@ -128,6 +128,39 @@ def test_a_replica_deals_itself_from_needs_and_learns_only_its_hand(variant):
         replica.learn(replica.hands[0][0].id, ("red", "99"))
 
 
+@pytest.mark.parametrize("variant", ["classic", "nomercy", "wildrawz", "extended", "diez"])
+def test_a_card_in_a_hand_when_the_deal_stops_to_show_a_card_stays_in_that_hand(variant):
+    # A sealed table sends each hand's keys while the turned card is shown (net/sealing/lockstep.py):
+    # a card dealt then that went back into the pile would have been seen by a player it is not with.
+    klass = core.variant_class(variant)
+    turned_back = 0
+    for seed in range(120):
+        n = klass.min_players + seed % (min(klass.max_players, 6) - klass.min_players + 1)
+        truth = core.new_game(variant, n, seed=seed, sealed=True)
+        settled: list = []
+        held: list[tuple[tuple[int, ...], ...]] = []
+        while True:
+            need, hands = core.new_game_stop(variant, n, sealed=True, settled=settled)
+            if need is None:
+                break
+            if isinstance(need, core.Reveal):
+                held.append(hands)
+                settled.append((need, [truth.cards[h].face for h in need.handles]))
+            else:
+                assert hands == ()
+                settled.append((need, None))
+        assert core.need_for_new_game(variant, n, sealed=True, settled=settled) is None
+        turned_back += sum(1 for e in truth._deal_events if e.kind == "return")
+        dealt = truth.deliveries(truth._deal_events)
+        for hands in held:
+            assert len(hands) in (0, n)
+            for q, hand in enumerate(hands):
+                assert set(hand) <= {c.id for c in truth.hands[q]} and set(hand) <= set(dealt.get(q, ()))
+        assert held and all(held[-1])  # every hand is dealt by the last card the deal shows
+    if variant != "wildrawz":
+        assert turned_back  # the seeds met a starting card sent back (or put under the pile)
+
+
 def _classic_replica() -> core.Game:
     """A sealed classic game of three as a peer holds it: every hand and the pile sealed."""
     settled: list = []

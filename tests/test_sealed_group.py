@@ -152,6 +152,19 @@ def test_cards_encode_and_decode_and_a_stranger_is_no_card() -> None:
     assert not any(p in CardCodec(108, b"nomercy") for p in codec.points)
 
 
+def test_a_decks_table_made_ahead_is_the_table_a_codec_finds_made() -> None:
+    from net.sealed import codec as c
+
+    tag = b"test/made-ahead/" + secrets.token_bytes(8)  # a deck no other test made in this process
+    before = c._made.cache_info()
+    t = c.make_ahead(40, tag)
+    assert t is not None and c.make_ahead(40, tag) is None  # asked once: one thread
+    t.join()
+    assert c._made.cache_info().misses == before.misses + 1
+    assert CardCodec(40, tag).points == c._made(tag, 40, False)
+    assert c._made.cache_info().misses == before.misses + 1  # found made, not made again
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(min_value=1, max_value=2**252), st.integers(min_value=1, max_value=2**252))
 def test_scalar_arithmetic_agrees_with_points(a: int, b: int) -> None:

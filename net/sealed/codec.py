@@ -46,6 +46,23 @@ def _table(deck_tag: bytes, n: int, edwards: bool) -> tuple[bytes, ...]:
         return _made(deck_tag, n, edwards)
 
 
+_asked: set[tuple[bytes, int, bool]] = set()
+
+
+def make_ahead(n: int, deck_tag: bytes = b"", *, edwards: bool = False) -> threading.Thread | None:
+    """Make a deck's table now, in a thread of its own (once a process; the thread, or None if it
+    was asked for before): a table waiting for its players makes its deck's meanwhile (a few
+    milliseconds a process, which every peer's first deal would otherwise spend at once, on the
+    same cores). :class:`CardCodec` then finds it made, or waits for it."""
+    key = (deck_tag, n, edwards)
+    if key in _asked:
+        return None
+    _asked.add(key)
+    t = threading.Thread(target=_table, args=key, name="sealed-deck", daemon=True)
+    t.start()
+    return t
+
+
 @lru_cache(maxsize=8)
 def _index(deck_tag: bytes, n: int, edwards: bool) -> dict[bytes, int]:
     return {p: i for i, p in enumerate(_table(deck_tag, n, edwards))}

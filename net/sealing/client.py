@@ -20,7 +20,7 @@ from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
 from . import link as link_mod
 from .link import Link
-from .lockstep import SealedPeer
+from .lockstep import SealedPeer, deck_ahead
 from .room import check_start
 from .store import SecretStore
 from .transcript import SealedTranscript
@@ -304,6 +304,8 @@ class SealedClient:
         if kind == "refuse":
             raise Refused(clean_text(msg.get("code") or "refused", 32),
                           clean_text(msg.get("reason") or "refused by the host", 200))
+        if kind == "lobby" and isinstance(msg.get("seats"), list):
+            deck_ahead(msg.get("variant"), len(msg["seats"]), msg.get("options"))  # while the table fills
         if kind in ("lobby", "chat", "closed"):
             for listener in list(self.listeners):
                 listener(kind, msg)

@@ -67,6 +67,8 @@ class Dealing(PeerState):
 
         async def _read(self) -> tuple[int, dict[str, Any]]: ...
 
+        def _ahead(self, h: int) -> Slot: ...
+
     def _reset_deals(self) -> None:
         """A new round: no deal made yet, none owed."""
         self._sealed_ahead: dict[tuple[int, tuple[Slot, ...]], tuple[Participant, Envelope]] = {}
@@ -121,7 +123,9 @@ class Dealing(PeerState):
     def _wanted(self, deliveries: dict[int, list[int]]) -> dict[int, list[int]]:
         """Owner -> the sealed cards of ``deliveries`` it is to see and has not been opened yet."""
         want: dict[int, list[int]] = {}
-        size, public = self._size(), self.pub._slots.public  # type: ignore[union-attr]
+        # (a round's first hands are sent before its game is made: nothing of them is public yet)
+        public = self.pub._slots.public if self.game is not None else frozenset()  # type: ignore[union-attr]
+        size = self._size()
         for q, hs in deliveries.items():
             o = self.owners[q]
             known = self.known[o]
@@ -134,7 +138,7 @@ class Dealing(PeerState):
         """This participant's keys of cards ``hs`` sealed to ``o``: those sealed ahead if they are
         exactly these (the box is the same either way but for its randomness)."""
         assert self.part is not None
-        slots = tuple(self.slot[h] for h in hs)
+        slots = tuple(self._ahead(h) for h in hs)
         ahead = self._sealed_ahead.pop((o, slots), None)
         if ahead is not None and ahead[0] is self.part:
             return ahead[1]
@@ -211,10 +215,13 @@ class Dealing(PeerState):
         d = body.get("d")
         if body.get("r") != self.round or not isinstance(d, int) or isinstance(d, bool):
             raise Alarm(Fault("protocol", "an 'sdeal' message for no deal of this round", author))
-        if d in self._owed or (author == self.pid and d in self._echo):
+        due = d in self._owed or (author == self.pid and d in self._echo)
+        if due and self.game is not None:
             self._file(d, author, body)
-        elif self._deals < d <= self._deals + self.AHEAD_MAX and self._early_count < self.EARLY_MAX:
-            self._early.setdefault(d, []).append((author, body))  # a deal this peer's walk has yet to reach
+        elif (due or self._deals < d <= self._deals + self.AHEAD_MAX) and self._early_count < self.EARLY_MAX:
+            # A deal this peer's walk has yet to reach, or the first hands, sent before the game that
+            # holds them is made (lockstep.py): filed when it is (:meth:`_await_keys`).
+            self._early.setdefault(d, []).append((author, body))
             self._early_count += 1
         else:
             raise Alarm(Fault("protocol", f"an 'sdeal' message where none was due (deal {d})", author))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import threading
 from typing import Any, Callable, Iterable
 
 import msgpack
@@ -43,6 +44,7 @@ from core.source import SeededSource
 from ..identity import Identity, verify
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
 from ..sealed import open_public
+from ..sealed.codec import make_ahead
 from ..sealed.epoch import Slot
 from ..sealed.keys import KeyAnnouncement
 from .dealing import Dealing
@@ -55,6 +57,25 @@ from .signed import TAG, Alarm, Voided
 from .store import SecretStore
 
 Send = Callable[[dict[str, Any]], None]
+
+
+def deck_tag(variant: str) -> bytes:
+    """What separates one variant's card values from another's (:class:`~net.sealed.CardCodec`)."""
+    return f"uno-tui/{variant}".encode()
+
+
+def deck_ahead(variant: object, players: object, options: object) -> threading.Thread | None:
+    """Make the card values of the deck a table of ``players`` will deal, in a thread, while it waits
+    for them (what a lobby frame says: the host's word, so anything it cannot be is ignored). The
+    thread, or None if there is nothing to make."""
+    if not isinstance(variant, str) or not isinstance(players, int) or not 2 <= players <= 16 \
+            or not isinstance(options, (dict, type(None))):
+        return None
+    try:
+        n = len(core.deck(variant, num_players=players, options=options or {}))
+    except (ValueError, TypeError, KeyError):  # not a variant, or options it does not have
+        return None
+    return make_ahead(n, deck_tag(variant))
 
 
 class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
@@ -325,10 +346,21 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     async def _deal(self, first: bool) -> None:
         await self._keys()
+        hands: tuple[int, bool] | None = None
         if first:
             settled: list[tuple[Any, Any]] = []
-            while (need := core.need_for_new_game(self.variant, self.names, options=self.options,
-                                                  settled=settled, sealed=True)) is not None:
+            while True:
+                need, dealt = core.new_game_stop(self.variant, self.names, options=self.options, settled=settled,
+                                                 sealed=True)
+                if need is None:
+                    break
+                if hands is None and isinstance(need, core.Reveal) and any(dealt):
+                    # The hands are dealt, and stay dealt (core.new_game_stop): their keys leave with
+                    # the turned card's, not a round of the table after it (the deck is final by now).
+                    self._show(list(need.handles))
+                    hands = self._send_keys({q: list(hs) for q, hs in enumerate(dealt) if hs})
+                    settled.append((need, await self._shown_all(list(need.handles))))
+                    continue
                 settled.append((need, await self._resolve(None, need)))
             g = core.new_game(self.variant, self.names, options=self.options, settled=settled, sealed=True)
             self.game = g
@@ -354,6 +386,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         # (a few milliseconds a peer that would otherwise delay every hand of the deal); nothing
         # changes the public game until the hands are open (moves meanwhile are set aside).
         self.start = self.pub.blind_copy([])
+        await self._await_keys(hands)
         await self._await_keys(deal)
         self.deal_events = events
         self.round_events: list[core.Event] = []
@@ -466,13 +499,22 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         self.pending.append((ep.number, ep.n))
 
     def _deck_tag(self) -> bytes:
-        return f"uno-tui/{self.variant}".encode()
+        return deck_tag(self.variant)
 
     async def _open_public(self, handles: list[int]) -> list[tuple[str | None, str]]:
         """Cards shown to everyone: every participant's key of each, checked."""
-        slots = [self._ahead(h) for h in handles]
+        self._show(handles)
+        return await self._shown_all(handles)
+
+    def _show(self, handles: list[int]) -> None:
+        """Send this participant's keys of cards shown to everyone."""
         if self.part is not None:
+            slots = [self._ahead(h) for h in handles]
             self.send({"k": "spub", "r": self.round, "items": self.part.public_shares(slots)})
+
+    async def _shown_all(self, handles: list[int]) -> list[tuple[str | None, str]]:
+        """The faces of cards shown to everyone, once every participant's keys of them are in."""
+        slots = [self._ahead(h) for h in handles]
         got = await self.take("spub", self.pids)
         items = [it for body in got.values() for it in (body.get("items") or [])]
         return [self._opened(h, s, [it for it in items if isinstance(it, list) and it[:2] == list(s)])

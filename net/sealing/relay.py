@@ -32,8 +32,8 @@ from ..secure import HandshakeError
 from ..throttle import PasswordThrottle
 from . import link as link_mod
 from .link import Link
-from .lockstep import SealedPeer
-from .postbox import Postbox, recipients
+from .lockstep import SealedPeer, deck_ahead
+from .postbox import Postbox, next_in_line, recipients
 from .room import ChatBrake, chat_line
 from .signed import TAG, Alarm, sign
 from .store import SecretStore
@@ -130,6 +130,7 @@ class SealedHost:
         """The table's announcement on the LAN (:mod:`.lan`), while it has one."""
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
+        deck_ahead(self.variant, self.seats, self.options)  # while the players come
         self._server = await asyncio.start_server(self._link, bind, port)
         if not self._client_seats():
             self._joined.set()
@@ -348,10 +349,13 @@ class SealedHost:
         body = framing.pack({"k": "log", "e": entry})
         self.frames.append(body)
         self.log_bodies.append(body)
-        to = recipients(entry.get("m"))
+        m = entry.get("m")
+        to, timed = recipients(m), True
+        if to is None and (nxt := next_in_line(m, sorted(self.identities))) is not None:
+            to, timed = nxt, False  # a pass: the others' copies wait for the next entry sent to each
         for pid, link in [*self.links.items(), *((None, w) for w in self.watchers)]:
             if to is not None and pid not in to:  # (its author counted its own keys in as they left)
-                self.postbox.keep(link, body)  # keys dealt to others: together, a moment later (postbox.py)
+                self.postbox.keep(link, body, timed=timed)  # together, later (postbox.py)
             else:
                 self.postbox.send(link, body)
         if self.peer is not None:
