@@ -164,6 +164,31 @@ def test_keys_withheld_from_a_drawer_name_the_withholder_not_the_drawer() -> Non
         assert isinstance(v, Voided) and v.who == 2 and "Kim sent nothing" in v.why, v
 
 
+class TurnedCardWithholder(SealedPeer):
+    """Sends its keys of the first hands, which leave with its key of the turned card, and never that
+    key: everyone's hands are on their way, and the table waits on it alone."""
+
+    def send(self, body: dict[str, Any]) -> None:
+        if body.get("k") != "spub":
+            super().send(body)
+
+
+def test_a_key_of_the_turned_card_withheld_names_the_withholder_though_its_hand_keys_came() -> None:
+    async def main() -> list[Any]:
+        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
+        port = await host.start()
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(
+                host.run(), SealedClient(name="Ann").run("127.0.0.1", port),
+                SealedClient(peer_class=TurnedCardWithholder, name="Kim").run("127.0.0.1", port),
+                return_exceptions=True), 120))
+        finally:
+            await host.close()
+
+    for v in asyncio.run(main()):
+        assert isinstance(v, Voided) and v.who == 2 and "Kim sent nothing" in v.why, v
+
+
 def test_a_move_forged_by_the_relay_is_named_before_any_key_leaves_on_its_strength() -> None:
     """The relay puts participant 1's draw in the log with a signature that is not 1's. Peers follow
     a move before its signature is checked, but check every signature set aside before they send

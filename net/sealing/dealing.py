@@ -89,8 +89,9 @@ class Dealing(PeerState):
         """The participants the table waits on now (the host's watchdog reads it): first those whose
         keys the earliest deal still lacks (a drawer waiting for them sends nothing else, its keys
         of later deals included, so a withholder would otherwise hide behind it), else those the
-        walk waits on."""
-        return set(self._owed[min(self._owed)]) if self._owed else self._waiting
+        walk waits on. Keys that come before the game holding their cards is made are counted in
+        only when it is (a round's first hands, sent with the turned card): until then, the walk's."""
+        return set(self._owed[min(self._owed)]) if self._owed and self.game is not None else self._waiting
 
     @waiting_on.setter
     def waiting_on(self, who: set[int]) -> None:
