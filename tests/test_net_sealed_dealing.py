@@ -17,7 +17,7 @@ from test_net_sealed import check_clean, play
 from test_net_sealed_doubles import alarms
 
 from net.sealing import SealedClient, SealedHost, SealedPeer, Voided
-from net.sealing import lockstep
+from net.sealing import deck
 from net.sealing.postbox import Postbox, next_in_line, recipients
 
 
@@ -141,21 +141,27 @@ class KeyWithholder(SealedPeer):
         super().send(body)
 
 
-def test_keys_withheld_from_a_drawer_name_the_withholder_not_the_drawer() -> None:
+def with_kim(kim: type[SealedPeer]) -> list[Any]:
+    """A table of three with a turn timer: the host's bot, Ann, and Kim, whose peer is ``kim``; what
+    each side ended with."""
     async def main() -> list[Any]:
         host = SealedHost(variant="classic", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
         port = await host.start()
         try:
             return list(await asyncio.wait_for(asyncio.gather(
                 host.run(), SealedClient(name="Ann").run("127.0.0.1", port),
-                SealedClient(peer_class=KeyWithholder, name="Kim").run("127.0.0.1", port),
+                SealedClient(peer_class=kim, name="Kim").run("127.0.0.1", port),
                 return_exceptions=True), 120))
         finally:
             await host.close()
 
+    return asyncio.run(main())
+
+
+def test_keys_withheld_from_a_drawer_name_the_withholder_not_the_drawer() -> None:
     for _ in range(4):  # in a rare round only Kim draws after the deal, and there is nothing to withhold
         KeyWithholder.withheld = []
-        got = asyncio.run(main())
+        got = with_kim(KeyWithholder)
         if KeyWithholder.withheld:
             break
         assert all(isinstance(v, SealedPeer) and v.alarm is None for v in got), got
@@ -174,18 +180,7 @@ class TurnedCardWithholder(SealedPeer):
 
 
 def test_a_key_of_the_turned_card_withheld_names_the_withholder_though_its_hand_keys_came() -> None:
-    async def main() -> list[Any]:
-        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
-        port = await host.start()
-        try:
-            return list(await asyncio.wait_for(asyncio.gather(
-                host.run(), SealedClient(name="Ann").run("127.0.0.1", port),
-                SealedClient(peer_class=TurnedCardWithholder, name="Kim").run("127.0.0.1", port),
-                return_exceptions=True), 120))
-        finally:
-            await host.close()
-
-    for v in asyncio.run(main()):
+    for v in with_kim(TurnedCardWithholder):
         assert isinstance(v, Voided) and v.who == 2 and "Kim sent nothing" in v.why, v
 
 
@@ -438,7 +433,7 @@ def test_the_first_hands_keys_leave_with_the_turned_cards_not_after_everyones_is
 
 def test_a_client_makes_its_decks_card_values_while_the_table_fills(monkeypatch: Any) -> None:
     asked: list[tuple[int, bytes]] = []
-    monkeypatch.setattr(lockstep, "make_ahead", lambda n, tag: asked.append((n, tag)))
+    monkeypatch.setattr(deck, "make_ahead", lambda n, tag: asked.append((n, tag)))
     client = SealedClient()
     lobby = {"k": "lobby", "variant": "classic", "seats": [{}] * 4, "options": {}}
     client._heard(lobby)

@@ -10,7 +10,8 @@
   on disk; :mod:`.room`, the waiting room, chat and the check of ``start``; :mod:`.transcript`, the
   transcript and its audit; :mod:`.serve`, the commands; :mod:`.resume`, the host's save and
   ``--resume``; :mod:`.restart`, what a restarted peer does not send twice; :mod:`.lan`, the table
-  on the LAN.
+  on the LAN; :mod:`.postbox`, when the relay writes each link; :mod:`.deck`, the deck's values,
+  made while the table fills.
 
 The cryptography is :mod:`net.sealed`; the engine's side is :mod:`core.sealed` / :mod:`core.needs`.
 """

@@ -20,7 +20,8 @@ from ..messages import MAX_NAME, clean_text
 from ..secure import HandshakeError
 from . import link as link_mod
 from .link import Link
-from .lockstep import SealedPeer, deck_ahead
+from .deck import deck_ahead
+from .lockstep import SealedPeer
 from .room import check_start
 from .store import SecretStore
 from .transcript import SealedTranscript

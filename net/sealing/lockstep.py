@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import threading
 from typing import Any, Callable, Iterable
 
 import msgpack
@@ -44,10 +43,10 @@ from core.source import SeededSource
 from ..identity import Identity, verify
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
 from ..sealed import open_public
-from ..sealed.codec import make_ahead
 from ..sealed.epoch import Slot
 from ..sealed.keys import KeyAnnouncement
 from .dealing import Dealing
+from .deck import deck_tag
 from .restart import Restart
 from .roundend import RoundEnd
 from .seatmoves import SeatMoves
@@ -57,25 +56,6 @@ from .signed import TAG, Alarm, Voided
 from .store import SecretStore
 
 Send = Callable[[dict[str, Any]], None]
-
-
-def deck_tag(variant: str) -> bytes:
-    """What separates one variant's card values from another's (:class:`~net.sealed.CardCodec`)."""
-    return f"uno-tui/{variant}".encode()
-
-
-def deck_ahead(variant: object, players: object, options: object) -> threading.Thread | None:
-    """Make the card values of the deck a table of ``players`` will deal, in a thread, while it waits
-    for them (what a lobby frame says: the host's word, so anything it cannot be is ignored). The
-    thread, or None if there is nothing to make."""
-    if not isinstance(variant, str) or not isinstance(players, int) or not 2 <= players <= 16 \
-            or not isinstance(options, (dict, type(None))):
-        return None
-    try:
-        n = len(core.deck(variant, num_players=players, options=options or {}))
-    except (ValueError, TypeError, KeyError):  # not a variant, or options it does not have
-        return None
-    return make_ahead(n, deck_tag(variant))
 
 
 class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
@@ -439,8 +419,9 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             h += n
 
     async def _resolve(self, g: core.Game | None, need: Any) -> Any:
-        if isinstance(need, core.Reveal):
-            return await self._open_public(list(need.handles))
+        if isinstance(need, core.Reveal):  # cards shown to everyone: every participant's key of each
+            self._show(list(need.handles))
+            return await self._shown_all(list(need.handles))
         if not need.items or not all(isinstance(x, core.Card) for x in need.items):
             return self.public.shuffle(list(need.items), need.epoch)
         await self._epoch(list(need.items))
@@ -500,11 +481,6 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     def _deck_tag(self) -> bytes:
         return deck_tag(self.variant)
-
-    async def _open_public(self, handles: list[int]) -> list[tuple[str | None, str]]:
-        """Cards shown to everyone: every participant's key of each, checked."""
-        self._show(handles)
-        return await self._shown_all(handles)
 
     def _show(self, handles: list[int]) -> None:
         """Send this participant's keys of cards shown to everyone."""

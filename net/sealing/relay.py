@@ -32,7 +32,8 @@ from ..secure import HandshakeError
 from ..throttle import PasswordThrottle
 from . import link as link_mod
 from .link import Link
-from .lockstep import SealedPeer, deck_ahead
+from .deck import deck_ahead
+from .lockstep import SealedPeer
 from .postbox import Postbox, next_in_line, recipients
 from .room import ChatBrake, chat_line
 from .signed import TAG, Alarm, sign
