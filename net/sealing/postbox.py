@@ -13,10 +13,10 @@ A shuffle's passes (``spass``) are the same in kind: each is the next participan
 nobody else does anything with it before the epoch's last pass, which everyone needs (the deck the
 cards open from). Sent to everyone, the twenty passes of a ten-peer deal woke every process twenty
 times, each to read and check a pass while the participant whose turn it was multiplied on the
-same two cores. So a pass goes at once to the participant whose pass is due next and to the one after it (which
-reads the passes before it meanwhile), and the other links' copies wait, with no timer, for the
-next entry sent to them: a participant reads the passes before its own in two goes, and everyone
-gets the rest with the last pass.
+same two cores. So a pass goes at once to the participant whose pass is due next and to the one
+after it (which reads the passes before it meanwhile), and the other links' copies wait, with no
+timer, for the next entry sent to them: a participant reads the passes before its own in two goes,
+and everyone gets the rest with the last pass.
 
 "At once" is at the end of the event loop's turn: the entries the relay read in one turn (the keys
 of several senders, come together while the host was busy) go to each link in one write. Every
@@ -52,7 +52,8 @@ def recipients(m: Any) -> set[int] | None:
 
 
 _AFTER = {"rekey": "mask", "mask": "lock"}
-"""The kind of pass that follows a kind's last (:class:`net.sealed.epoch.Epoch`; a lock pass is an epoch's last kind)."""
+"""The kind of pass that follows a kind's last (:class:`net.sealed.epoch.Epoch`; a lock pass is
+an epoch's last kind)."""
 
 
 def next_in_line(m: Any, order: Sequence[int]) -> set[int] | None:
