@@ -137,7 +137,7 @@ class Epoch:
         if len(p.deck) != self.n or (kind == "lock" and len(p.K or []) != self.n):
             raise Fault("pass", f"a pass of the wrong size over a deck of {self.n}", p.author)
         if points:
-            _check_values(p)
+            check_points(p.deck, p.author)
         if kind == "mask":
             check_mask(p)
         self.passes.append(p)
@@ -147,7 +147,7 @@ class Epoch:
         """Check the values of pass ``index`` (every unchecked one by default): else ``point``, naming it."""
         for i in (range(len(self.passes)) if index is None else [index]):
             if not self.checked[i]:
-                _check_values(self.passes[i])
+                check_points(self.passes[i].deck, self.passes[i].author)
                 self.checked[i] = True
 
     def to_wire(self) -> dict[str, Any]:
@@ -169,10 +169,6 @@ class Epoch:
         for w in passes:
             ep.add_pass(Pass.from_wire(w, ep.n))
         return ep
-
-
-def _check_values(p: Pass) -> None:
-    check_points(p.deck, p.author)
 
 
 def share_item(epoch: int, slot: int, author: int, k: bytes) -> Item:

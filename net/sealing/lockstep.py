@@ -326,7 +326,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
 
     async def _deal(self, first: bool) -> None:
         await self._keys()
-        hands: tuple[int, bool] | None = None
+        first_hands: tuple[int, bool] | None = None  # the deal of the hands' keys, sent with the turned card's
         if first:
             settled: list[tuple[Any, Any]] = []
             while True:
@@ -334,11 +334,11 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
                                                  sealed=True)
                 if need is None:
                     break
-                if hands is None and isinstance(need, core.Reveal) and any(dealt):
+                if first_hands is None and isinstance(need, core.Reveal) and any(dealt):
                     # The hands are dealt, and stay dealt (core.new_game_stop): their keys leave with
                     # the turned card's, not a round of the table after it (the deck is final by now).
                     self._show(list(need.handles))
-                    hands = self._send_keys({q: list(hs) for q, hs in enumerate(dealt) if hs})
+                    first_hands = self._send_keys({q: list(hs) for q, hs in enumerate(dealt) if hs})
                     settled.append((need, await self._shown_all(list(need.handles))))
                     continue
                 settled.append((need, await self._resolve(None, need)))
@@ -366,7 +366,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         # (a few milliseconds a peer that would otherwise delay every hand of the deal); nothing
         # changes the public game until the hands are open (moves meanwhile are set aside).
         self.start = self.pub.blind_copy([])
-        await self._await_keys(hands)
+        await self._await_keys(first_hands)
         await self._await_keys(deal)
         self.deal_events = events
         self.round_events: list[core.Event] = []
