@@ -189,10 +189,10 @@ def test_a_rogue_key_without_its_logarithm_is_refused_at_once() -> None:
     rogue_X = g.sub(g.sub(g.base(g.random_scalar()), honest[0].X), honest[1].X)
     a = secs[2].announce()
     with pytest.raises(Fault) as caught:
-        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, rogue_X, a.box, a.proof)])
+        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, rogue_X, a.box, a.proof, a.pub)])
     assert caught.value.code == "key" and caught.value.culprit == 2
     with pytest.raises(Fault) as caught:  # a key with a torsion mark is refused as a point
-        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, g.add(a.X, T8), a.box, a.proof)])
+        RoundKeys(game, 0, honest + [KeyAnnouncement(2, a.identity, g.add(a.X, T8), a.box, a.proof, a.pub)])
     assert caught.value.code == "point" and caught.value.culprit == 2
 
 

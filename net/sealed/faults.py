@@ -23,7 +23,8 @@ class Fault(NetError, ValueError):
       every participant opens its round secret at once, and the audit names it);
     * ``substitution``: the audit found a pass whose output is not its input's cards, reordered;
     * ``withheld``: a participant did not open its round secret at the end of the round;
-    * ``reveal``: an opened round secret that does not match the key announced with it;
+    * ``reveal``: an opened round secret that does not match the key announced with it, or a share of
+      the round's public orders that does not open the commitment announced with it;
     * ``protocol``: anything else malformed.
 
     ``culprit`` is the participant named (``None`` when the check cannot tell who).

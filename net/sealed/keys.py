@@ -39,6 +39,9 @@ TAG_X = b"uno-tui/sealed/x/v1"
 TAG_BOXSEED = b"uno-tui/sealed/box/v1"
 TAG_KEYCTX = b"uno-tui/sealed/announce/v1"
 TAG_PASS = b"uno-tui/sealed/pass-seed/v1"
+TAG_PUBLIC = b"uno-tui/sealed/public-share/v1"
+TAG_PUBLIC_COMMIT = b"uno-tui/sealed/public-commit/v1\0"
+TAG_PUBLIC_SEED = b"uno-tui/sealed/public-seed/v1\0"
 SECRET_VERSION = 1
 
 
@@ -51,8 +54,13 @@ def epoch_context(rctx: bytes, epoch: int, attempt: int = 0) -> bytes:
     return rctx + epoch.to_bytes(4, "big") + attempt.to_bytes(2, "big")
 
 
-def _announce_context(rctx: bytes, pid: int, identity: bytes, box: bytes) -> bytes:
-    return TAG_KEYCTX + rctx + pid_bytes(pid) + identity + box
+def _announce_context(rctx: bytes, pid: int, identity: bytes, box: bytes, pub: bytes) -> bytes:
+    return TAG_KEYCTX + rctx + pid_bytes(pid) + identity + box + pub
+
+
+def public_commitment(rctx: bytes, pid: int, share: bytes) -> bytes:
+    """What an announcement commits a participant's share of the round's public orders with."""
+    return hashlib.sha256(TAG_PUBLIC_COMMIT + rctx + pid_bytes(pid) + share).digest()
 
 
 @dataclass(frozen=True)
@@ -67,19 +75,25 @@ class KeyAnnouncement:
     box: bytes
     """Its X25519 public key for this round: shares for it are sealed to this."""
     proof: bytes
-    """A proof of knowledge of ``x``, bound to the round, ``pid``, ``identity`` and ``box``."""
+    """A proof of knowledge of ``x``, bound to the round, ``pid``, ``identity``, ``box`` and ``pub``."""
+    pub: bytes
+    """A commitment to this participant's share of the round's public orders
+    (:attr:`RoundSecret.public_share`, :func:`public_commitment`), opened when the round first needs
+    one (:meth:`RoundKeys.public_seed`): every share is fixed before anyone's is seen, so nobody can
+    choose the orders by choosing its own."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {"pid": self.pid, "id": self.identity, "X": self.X, "box": self.box, "proof": self.proof}
+        return {"pid": self.pid, "id": self.identity, "X": self.X, "box": self.box, "proof": self.proof,
+                "pub": self.pub}
 
     @classmethod
     def from_wire(cls, d: object) -> "KeyAnnouncement":
-        if not isinstance(d, dict) or set(d) != {"pid", "id", "X", "box", "proof"} \
+        if not isinstance(d, dict) or set(d) != {"pid", "id", "X", "box", "proof", "pub"} \
                 or not isinstance(d["pid"], int) or isinstance(d["pid"], bool) \
-                or not all(isinstance(d[k], bytes) and len(d[k]) == 32 for k in ("id", "X", "box")) \
+                or not all(isinstance(d[k], bytes) and len(d[k]) == 32 for k in ("id", "X", "box", "pub")) \
                 or not isinstance(d["proof"], bytes) or len(d["proof"]) != 64:
             raise Fault("protocol", "a malformed key announcement")
-        return cls(d["pid"], d["id"], d["X"], d["box"], d["proof"])
+        return cls(d["pid"], d["id"], d["X"], d["box"], d["proof"], d["pub"])
 
 
 class RoundSecret:
@@ -95,6 +109,9 @@ class RoundSecret:
         self.X = base(self.x)
         box_seed = hashlib.sha256(TAG_BOXSEED + self.rctx + pid_bytes(pid) + seed).digest()
         self.box_public, self.box_secret = _s.crypto_box_seed_keypair(box_seed)
+        self.public_share = hashlib.sha256(TAG_PUBLIC + self.rctx + pid_bytes(pid) + seed).digest()
+        """This participant's share of the round's public orders (tokens, a pick of handles): sent when
+        the round first needs one, against the commitment its announcement made."""
         self.passes: dict[tuple[int, int], bytes] = {}
         """(epoch, attempt) -> the hash of the deck this participant shuffled in it: it never shuffles
         one epoch twice over different decks (that would give away its permutation), and this is
@@ -110,8 +127,9 @@ class RoundSecret:
                       attempt.to_bytes(2, "big"))[:32]
 
     def announce(self) -> KeyAnnouncement:
-        ctx = _announce_context(self.rctx, self.pid, self.identity, self.box_public)
-        return KeyAnnouncement(self.pid, self.identity, self.X, self.box_public, prove_key(ctx, self.x, self.X))
+        pub = public_commitment(self.rctx, self.pid, self.public_share)
+        ctx = _announce_context(self.rctx, self.pid, self.identity, self.box_public, pub)
+        return KeyAnnouncement(self.pid, self.identity, self.X, self.box_public, prove_key(ctx, self.x, self.X), pub)
 
     def to_bytes(self) -> bytes:
         """The saved form (msgpack): keep it before the announcement is sent."""
@@ -171,7 +189,7 @@ class RoundKeys:
                 raise Fault("protocol", f"participant {a.pid} announced two keys", a.pid)
             # The proof's check multiplies X, which libsodium refuses for a value outside the group:
             # X's own check is needed only to say which of the two failed.
-            if not check_key(_announce_context(self.rctx, a.pid, a.identity, a.box), a.X, a.proof):
+            if not check_key(_announce_context(self.rctx, a.pid, a.identity, a.box, a.pub), a.X, a.proof):
                 if not is_point(a.X):
                     raise Fault("point", "a round key that is not a point of the group", a.pid)
                 raise Fault("key", "a round key whose proof of knowledge fails", a.pid)
@@ -186,12 +204,23 @@ class RoundKeys:
         self.joint: bytes = total([self.X[p] for p in self.pids])
         """The joint key ``Y``: nobody knows its secret while one participant keeps its own."""
 
+    def public_seed(self, shares: dict[int, bytes]) -> bytes:
+        """The seed of the round's public orders, from every participant's share (``pid -> share``),
+        each checked against its announcement's commitment: unknown to anyone until the last share
+        is out, and chosen by nobody (a share is fixed before anyone's is seen). A share that does
+        not open its commitment raises ``reveal`` naming its sender."""
+        for p in self.pids:
+            v = shares.get(p)
+            if not isinstance(v, bytes) or public_commitment(self.rctx, p, v) != self.announcements[p].pub:
+                raise Fault("reveal", "a share of the round's public orders that does not open its commitment", p)
+        return hashlib.sha256(TAG_PUBLIC_SEED + self.rctx + b"".join(shares[p] for p in self.pids)).digest()
+
     def check_reveal(self, r: Reveal) -> RoundSecret:
         """The secret a reveal opens, if it matches the participant's announcement; else ``reveal``."""
         a = self.announcements.get(r.pid)
         if a is None:
             raise Fault("protocol", f"a reveal from {r.pid}, who is not a participant of the round", r.pid)
         sec = RoundSecret(self.game, self.round, r.pid, a.identity, r.seed)
-        if sec.X != a.X or sec.box_public != a.box:
+        if sec.X != a.X or sec.box_public != a.box or public_commitment(self.rctx, r.pid, sec.public_share) != a.pub:
             raise Fault("reveal", "the opened round secret does not match the key announced", r.pid)
         return sec

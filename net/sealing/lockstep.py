@@ -47,6 +47,7 @@ from ..sealed.epoch import Slot
 from ..sealed.keys import KeyAnnouncement
 from .dealing import Dealing
 from .deck import deck_tag
+from .publicorder import PublicOrder
 from .restart import Restart
 from .roundend import RoundEnd
 from .seatmoves import SeatMoves
@@ -58,7 +59,7 @@ from .store import SecretStore
 Send = Callable[[dict[str, Any]], None]
 
 
-class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
+class SealedPeer(SeatMoves, Restart, WaitingSignatures, PublicOrder, Dealing, RoundEnd):
     """One peer's side of a sealed table (``pid`` None: a spectator, who only follows)."""
 
     participant_class: type[Participant] = Participant
@@ -321,7 +322,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
         """Epochs settled whose handles the game has yet to make: ``(epoch, size)``."""
         self.known: dict[int, set[int]] = {p: set() for p in self.pids}
         """Participant -> the handles opened to it (everyone tracks everyone's: the walk is public)."""
-        self.public: SeededSource = SeededSource(hashlib.sha256(b"uno-tui/sealed/public " + self.keys.joint).digest())
+        self.public: SeededSource | None = None  # until the round first needs a public order (publicorder.py)
         self.moves: list[tuple[int, Action]] = []
 
     async def _deal(self, first: bool) -> None:
@@ -423,7 +424,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, Dealing, RoundEnd):
             self._show(list(need.handles))
             return await self._shown_all(list(need.handles))
         if not need.items or not all(isinstance(x, core.Card) for x in need.items):
-            return self.public.shuffle(list(need.items), need.epoch)
+            return (await self._public_order()).shuffle(list(need.items), need.epoch)
         await self._epoch(list(need.items))
         return None
 
