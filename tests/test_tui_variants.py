@@ -399,6 +399,34 @@ def test_log_lines_for_the_new_events(event: core.Event, line: str) -> None:
     assert log_line(event, ["Sam", "Ada", "Ben"], 0) == line
 
 
+@pytest.mark.parametrize(("event", "line"), [
+    (core.Event("token_remove", player=1, target=0, reason="mirror"), "A Mirror token of yours goes back to the bag."),
+    (core.Event("token_remove", player=0, target=1, reason="mirror"), "A Mirror token of Ada's goes back to the bag."),
+    (core.Event("token_steal", player=1, target=0, reason="mirror"), "Ada steals your Mirror token."),
+    (core.Event("token_trigger", player=0, reason="mirror"), "Your Mirror token acts and is spent."),
+])
+def test_diez_token_lines_address_you(event: core.Event, line: str) -> None:
+    assert log_line(event, ["Sam", "Ada", "Ben"], 0, "diez") == line
+
+
+@pytest.mark.parametrize(("variant", "event", "line"), [
+    ("diez", core.Event("mirror_armed", player=0),
+     "You hold a Mirror's effect: the next power card used on you turns back."),
+    ("diez", core.Event("mirror_armed", player=1),
+     "Ada holds a Mirror's effect: the next power card used on them turns back."),
+    ("extended", core.Event("withdraw", player=0, reason="draw"),
+     "Your drawn card goes to the bottom of the pile; you draw another."),
+    ("extended", core.Event("bomb", player=0, count=3),
+     "Your 炸弹 Bomb goes off: 3 cards for you, one fewer a seat away."),
+    ("extended", core.Event("regret", player=1, target=0, reason="draw"),
+     "Ada takes 后悔药 Regret Pill: you take back your draw."),
+    ("extended", core.Event("regret", player=0, target=1, reason="draw"),
+     "You take 后悔药 Regret Pill: Ada takes back their draw."),
+])
+def test_lines_whose_words_say_they_say_you_when_it_is_you(variant: str, event: core.Event, line: str) -> None:
+    assert log_line(event, ["Sam", "Ada", "Ben"], 0, variant) == line
+
+
 def test_status_line_for_a_stack_on_someone_else() -> None:
     game = core.new_game("nomercy", ["Sam", "Ada", "Ben"], seed=1, setup={
         "hands": [["R+2", "R1", "R2"], ["G1", "G2"], ["B1"]], "discard": ["R5"], "current": 0})

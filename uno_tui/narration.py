@@ -34,7 +34,11 @@ _VERBS = {
 _YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
 _AND_VERB = re.compile(r" and (" + "|".join(_VERBS) + r")\b")
 _YOURS = re.compile(r"\bYou's\b")
+_OF_YOURS = re.compile(r"\bof You's\b")  # "a token of Ada's" -> "a token of yours", not "of your"
 _THEIR = re.compile(r"\bYou show their\b")
+_TAKE_BACK = re.compile(r"\b[Yy]ou take back their\b")  # the extended rules' Regret Pill on you
+# When you act, the words' third person for the actor ("they draw another", "cards for them") is you.
+_ACTOR_THEM = re.compile(r"(?<=; )they (?=draw\b)|(?<= for )them\b|(?<= on )them\b")
 
 
 def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | None = None, *,
@@ -53,7 +57,10 @@ def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | 
     text = _THEIR.sub("You show your", text)
     if text.startswith("You "):  # the second verb: "You play Wild and names green."
         text = _AND_VERB.sub(lambda m: f" and {_VERBS[m.group(1)]}", text)
-    text = _YOURS.sub("your", text)
+    text = _YOURS.sub("your", _OF_YOURS.sub("of yours", text))
+    text = _TAKE_BACK.sub("you take back your", text)
+    if event.player == me and re.match(r"(?i)your? ", text):
+        text = _ACTOR_THEM.sub(lambda m: "you " if m.group(0).startswith("they") else "you", text)
     if event.kind == "trick" and event.target == me:  # "Ada wins the trick; You left it and leads next."
         text = text.replace("You left it and leads", "you left it and lead")
     # "You" in mid-sentence reads better lower-case ("Ada catches you").
