@@ -20,7 +20,7 @@ from uno_tui.faces.classic.players import PlayersView
 from uno_tui.faces.classic.words import status_line
 from uno_tui.faces.wildrawz.table import TrickTableScreen
 from uno_tui.faces.wildrawz.widgets import RowView, SeatsView, TrickView
-from uno_tui.narration import log_line
+from uno_tui.narration import between_rounds, log_line
 from uno_tui.screens import ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
 from uno_tui.session import LocalSession, TableConfig
 from uno_tui.widgets import HandView, StatusLine
@@ -493,3 +493,12 @@ def test_cli_play_asks_first_unless_the_game_is_chosen(monkeypatch: pytest.Monke
     assert (cfg.variant, cfg.players, cfg.options) == (variant, players, options)
     if "--fast" in args:
         assert app.pacing == (0.0, 0.0) and cfg.seed == 3
+
+
+def test_the_keys_after_the_last_round_of_a_hosts_rounds_offer_no_next_round() -> None:
+    """Seen at a sealed table of ``--rounds 1``: the joiner's status said the host would deal the next round."""
+    last = {"match_over": False, "round": 0, "rounds_in_match": 1}
+    assert between_rounds(last, deals=False) == "the host decides on a rematch · ctrl+q: leave"
+    assert between_rounds(last) == "n: rematch · ctrl+q: quit"
+    assert between_rounds({**last, "rounds_in_match": 2}, deals=False) == "the host deals the next round"
+    assert between_rounds({"match_over": False, "round": 3}) == "n: next round"

@@ -74,9 +74,16 @@ def humanize_error(message: str, names: Sequence[str], me: int | None) -> str:
     return text[:1].upper() + text[1:]
 
 
+def match_decided(obs: dict[str, Any]) -> bool:
+    """Whether no next round comes: the match is over, or this was the last round of a match of a fixed
+    number of rounds that the rules do not end (a host's ``--rounds``), whatever the scores."""
+    limit = obs.get("rounds_in_match")
+    return bool(obs.get("match_over")) or bool(limit) and obs.get("round", 0) + 1 >= limit
+
+
 def between_rounds(obs: dict[str, Any], deals: bool = True) -> str:
     """The keys once a round is over: ``n`` deals when this seat deals; a network joiner waits for the host."""
-    if obs.get("match_over"):
+    if match_decided(obs):
         return "n: rematch · ctrl+q: quit" if deals else "the host decides on a rematch · ctrl+q: leave"
     return "n: next round" if deals else "the host deals the next round"
 

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..faces.face import RoundSummary
+from ..narration import match_decided
 from ..widgets.cards import UNO_CARDS, CardPainter, CardPainting
 
 RoundOverChoice = Literal["next", "rematch", "quit", "stay"]
@@ -120,7 +121,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
     def _compose_match_end(self) -> ComposeResult:
         """Who won the match (or what wins it, or how many rounds are left), and the keys."""
         obs, unit = self.obs, self.summary.unit
-        if obs["match_over"] or self._last_round():
+        if match_decided(obs):
             yield Static(self._match_end(), id="match-headline")
             keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
             yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
@@ -152,14 +153,8 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
                     f"with {obs['scores'][champ]} {unit}!")
         return f"{self.summary.together(winners)} share the match with {obs['scores'][winners[0]]} {unit}!"
 
-    def _last_round(self) -> bool:
-        """The last round of a match of a fixed number of rounds that the rules do not end (a host's
-        ``--rounds``): no next round comes, whatever the scores."""
-        obs = self.obs
-        limit = obs.get("rounds_in_match")
-        return bool(limit) and not obs["match_over"] and obs["round"] + 1 >= limit
 
     def action_choose(self, choice: RoundOverChoice) -> None:
-        if choice == "next" and (self.obs["match_over"] or self._last_round()):
+        if choice == "next" and match_decided(self.obs):
             choice = "rematch"  # the match is decided: "again" means a new match
         self.dismiss(choice)

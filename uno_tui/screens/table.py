@@ -28,7 +28,7 @@ from textual.widgets import Footer, Static
 from core import Action, Event, IllegalAction
 
 from ..faces.face import Face
-from ..narration import humanize_error
+from ..narration import humanize_error, match_decided
 from ..session import MIN_TIMER, Session, SessionChanged
 from ..widgets import GameLog, HandView, MatchBar, StatusLine
 from .help import HelpScreen
@@ -395,7 +395,7 @@ class TableScreen(Screen[None]):
     def action_next_round(self) -> None:
         assert self.obs is not None
         if self.obs["over"]:
-            self._deal("rematch" if self.obs["match_over"] else "next")
+            self._deal("rematch" if match_decided(self.obs) else "next")
             return
         try:
             self.session.next_round()
