@@ -387,3 +387,23 @@ async def test_an_extended_host_plays_a_round_with_bot_clients_over_loopback() -
         assert replay(host.record.to_dict()).scores == host.game.scores
     finally:
         await host.close()
+
+
+async def test_a_player_going_out_mid_round_is_no_new_deal_in_the_log() -> None:
+    """In the extended rules a player who goes out scores while the others play on. The table took
+    the scores' change for another deal and logged a heading mid-round ("New match · Round 1", seen
+    at a sealed table); it must not."""
+    app = ext_app(players=3, seed=3, hand_size=5)
+    async with app.run_test(size=(100, 32)) as pilot:
+        scored_mid_round = False
+        for _ in range(1500):
+            obs = await settle(pilot, app)
+            if obs["over"]:
+                break
+            scored_mid_round = scored_mid_round or sum(obs["scores"]) > 0
+            await take_move(pilot, app, obs)
+        else:
+            raise AssertionError("the round did not end")
+        assert scored_mid_round  # the case in question: someone went out before the round's end
+        log = log_text(app)
+        assert "New match" not in log and log.count("Round 1") == 1, log

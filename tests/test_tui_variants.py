@@ -427,6 +427,21 @@ def test_lines_whose_words_say_they_say_you_when_it_is_you(variant: str, event: 
     assert log_line(event, ["Sam", "Ada", "Ben"], 0, variant) == line
 
 
+@pytest.mark.parametrize(("event", "line"), [
+    (core.Event("claim", player=0, reason="refuse is legal with the cards Sam holds", count=9),
+     "You claim: refuse is legal with the cards you hold."),
+    (core.Event("claim", player=1, reason="draw is legal with the cards Ada holds", count=9),
+     "Ada claims: draw is legal with the cards Ada holds."),
+    (core.Event("claim", player=1, reason="Sam's hand held no red card", count=7),
+     "Ada claims: your hand held no red card."),
+    (core.Event("claim", player=1, reason="Samuel's hand held no red card", count=7),
+     "Ada claims: Samuel's hand held no red card."),
+])
+def test_a_sealed_tables_claims_say_you(event: core.Event, line: str) -> None:
+    """Seen at a sealed table: "You claims: refuse is legal with the cards Ann holds." (Ann was you)."""
+    assert log_line(event, ["Sam", "Ada", "Ben"], 0) == line
+
+
 def test_status_line_for_a_stack_on_someone_else() -> None:
     game = core.new_game("nomercy", ["Sam", "Ada", "Ben"], seed=1, setup={
         "hands": [["R+2", "R1", "R2"], ["G1", "G2"], ["B1"]], "discard": ["R5"], "current": 0})

@@ -22,7 +22,7 @@ _VERBS = {
     "wins": "win", "deals": "deal", "names": "name", "scores": "score",
     # house rules, No Mercy and Wild Rawz
     "swaps": "swap", "skips": "skip", "discards": "discard", "holds": "hold", "jumps": "jump",
-    "takes": "take", "leaves": "leave", "leads": "lead",
+    "takes": "take", "leaves": "leave", "leads": "lead", "claims": "claim",
     # the extended rules
     "accepts": "accept", "aims": "aim", "attaches": "attach", "throws": "throw", "lights": "light",
     "starts": "start", "chooses": "choose", "clips": "clip", "picks": "pick", "recasts": "recast",
@@ -53,6 +53,10 @@ def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | 
         text = rewrite(text)
     if me is None:
         return text[:1].upper() + text[1:]
+    if event.kind == "claim":  # a sealed table's claim speaks of its player by name ("the cards Ann holds")
+        mine = r"(?<!\w)" + re.escape(names[me])
+        text = re.sub(mine + r"'s hand held\b", "your hand held", re.sub(r"\bthe cards " + mine + r" holds\b",
+                                                                         "the cards you hold", text))
     text = _YOU_VERB.sub(lambda m: f"You {_VERBS[m.group(1)]}", text)
     text = _THEIR.sub("You show your", text)
     if text.startswith("You "):  # the second verb: "You play Wild and names green."

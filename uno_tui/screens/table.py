@@ -240,7 +240,7 @@ class TableScreen(Screen[None]):
         obs = self.session.observation()
         events = message.events
         new_deal = any(e.kind == "deal" for e in events) or (
-            self._deal_key(obs) != self._round_key and not obs["over"]) or obs["version"] < self._last_version
+            self._another_deal(obs) and not obs["over"]) or obs["version"] < self._last_version
         self._last_version = obs["version"]
         self._close_stale_picker(obs)
         if new_deal and not self._told:
@@ -278,6 +278,15 @@ class TableScreen(Screen[None]):
     def _deal_key(obs: dict[str, Any]) -> tuple[int, int]:
         """What tells one deal from the next: the round, and the scores so far (a rematch starts at 0)."""
         return obs["round"], sum(obs["scores"])
+
+    def _another_deal(self, obs: dict[str, Any]) -> bool:
+        """Whether ``obs`` is of a deal other than the one shown: another round, or scores gone down
+        (a rematch). Scores that go up mid-round are the same deal: in the extended rules a player
+        who goes out scores while the others play on."""
+        if self._round_key is None:
+            return True
+        r, total = self._deal_key(obs)
+        return r != self._round_key[0] or total < self._round_key[1]
 
     def _after(self, events: list[Event]) -> None:
         """Log what happened, redraw, and show the end of a round."""
