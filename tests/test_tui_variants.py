@@ -22,7 +22,7 @@ from uno_tui.faces.wildrawz.table import TrickTableScreen
 from uno_tui.faces.wildrawz.widgets import RowView, SeatsView, TrickView
 from uno_tui.narration import between_rounds, log_line
 from uno_tui.screens import ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
-from uno_tui.session import LocalSession, TableConfig
+from uno_tui.session import LocalSession, TableConfig, with_match_length
 from uno_tui.widgets import HandView, StatusLine
 from tui_support import card_id, log_text, run_cli, select, settle_when, table_of, text_of, wait_for
 
@@ -517,3 +517,12 @@ def test_the_keys_after_the_last_round_of_a_hosts_rounds_offer_no_next_round() -
     assert between_rounds(last) == "n: rematch · ctrl+q: quit"
     assert between_rounds({**last, "rounds_in_match": 2}, deals=False) == "the host deals the next round"
     assert between_rounds({"match_over": False, "round": 3}) == "n: next round"
+
+
+def test_a_hosts_rounds_shorter_than_the_rules_match_is_the_match_shown() -> None:
+    """Seen at a Wild Rawz table of ``host --rounds 1``: the header said "round 1 of 6"."""
+    wildrawz = {"round": 0, "rounds_in_match": 6, "match_over": False}
+    assert with_match_length(wildrawz, 1)["rounds_in_match"] == 1
+    assert with_match_length(wildrawz, 10)["rounds_in_match"] == 6
+    assert with_match_length(wildrawz, None)["rounds_in_match"] == 6
+    assert with_match_length({"round": 0, "match_over": False}, 3)["rounds_in_match"] == 3

@@ -37,8 +37,10 @@ MIN_TIMER = 0.005
 
 def with_match_length(obs: Observation, rounds: int | None) -> Observation:
     """``obs`` with a host's ``--rounds R`` as a match of R rounds (``rounds_in_match``), shown as the
-    rules' own fixed matches are (Wild Rawz's). The rules' own count stands where they have one."""
-    if rounds and not obs.get("rounds_in_match"):
+    rules' own fixed matches are (Wild Rawz's). The rules' own count stands where it is the shorter
+    (the host stops after R rounds: Wild Rawz at ``--rounds 1`` is a match of one round, not six)."""
+    own = obs.get("rounds_in_match")
+    if rounds and (not own or rounds < own):
         return {**obs, "rounds_in_match": rounds}
     return obs
 
