@@ -442,3 +442,31 @@ def test_a_client_makes_its_decks_card_values_while_the_table_fills(monkeypatch:
                 {"options": {"stacking": "sideways"}}):
         client._heard({**lobby, **bad})
     assert asked == [(108, b"uno-tui/classic")]
+
+
+class KeysAfterMoves(SealedPeer):
+    """Notes, as each of its boxes of keys leaves, which signatures still wait: ``(keys dealt, moves)``."""
+
+    waiting: list[tuple[int, int]] = []
+
+    def send(self, body: dict[str, Any]) -> None:
+        super().send(body)
+        if body.get("k") == "sdeal":
+            keys = sum(1 for e in self._unchecked if e[4])
+            type(self).waiting.append((keys, len(self._unchecked) - keys))
+
+
+def test_keys_dealt_wait_on_the_moves_signatures_but_not_on_others_keys() -> None:
+    """A peer's keys of a card dealt rest on the moves alone: every move's signature is checked before
+    they leave, while others' ``sdeal`` entries may wait for a quiet log (a draw brings nine at a
+    table of ten; checking them as the next draw's keys left put them on the drawer's path)."""
+    for _ in range(4):  # whether a draw's keys come before the log is quiet depends on the pace
+        KeysAfterMoves.waiting = []
+        host, peers = play("classic", 4, 3, client_classes={1: KeysAfterMoves, 2: KeysAfterMoves,
+                                                             3: KeysAfterMoves})
+        check_clean(host, peers, 1)
+        if any(keys for keys, _ in KeysAfterMoves.waiting):
+            break
+    assert KeysAfterMoves.waiting
+    assert all(moves == 0 for _, moves in KeysAfterMoves.waiting), KeysAfterMoves.waiting
+    assert any(keys for keys, _ in KeysAfterMoves.waiting), KeysAfterMoves.waiting

@@ -120,7 +120,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, PublicOrder, Dealing, Ro
         self._probe: tuple[core.Game, core.Game] | None = None  # (public game, its copy made while idle)
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
-        self._unchecked: list[tuple[int, bytes, bytes, bytes]] = []  # signatures that wait (waiting.py)
+        self._unchecked: list[tuple[int, bytes, bytes, bytes, bool]] = []  # signatures that wait (waiting.py)
         self._unopened: list[Callable[[], None]] = []  # cards moves named, their keys checked later
         self._my_moves: set[tuple[Any, Any, bytes]] = set()
         self._backlog_moves = 0  # this peer's moves among the entries fed before it ran
@@ -166,7 +166,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, PublicOrder, Dealing, Ro
             except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
                 body = None
         if isinstance(body, dict) and self._may_wait(body):
-            self._unchecked.append((author, ident, s, m))
+            self._unchecked.append((author, ident, s, m, body.get("k") == "sdeal"))
             return author, body
         self._check_signatures()
         if not (isinstance(m, bytes) and isinstance(s, bytes) and verify(ident, s, TAG, m)):

@@ -38,13 +38,14 @@ class Restart:
     _my_moves: set[tuple[Any, Any, bytes]]
     _backlog_moves: int
     _running: bool
-    _check_signatures: Callable[[], None]
+    _check_signatures: Callable[..., None]
 
     def send(self, body: dict[str, Any]) -> None:
         assert self.identity is not None
         # Every signature set aside is checked before this peer signs anything (waiting.py): nothing it
-        # sends rests on an entry its author did not sign (a forged move dealing a card, say).
-        self._check_signatures()
+        # sends rests on an entry its author did not sign (a forged move dealing a card, say). Keys it
+        # deals rest on the moves alone: others' keys dealt may wait for a quiet log still.
+        self._check_signatures(keys_too=body.get("k") != "sdeal")
         if body.get("k") == "smove":  # a move is never counted: a person's is not made again by the walk
             if self._move_key(body) in self._my_moves:
                 return  # this very move is in the log already (sent before a restart)

@@ -8,7 +8,11 @@ it at once and needs no proof of who sent keys that open its card. So a peer set
 signature aside and checks it once its log has been quiet for :attr:`QUIET` seconds, and in any
 case before it takes an entry of another kind, before it sends anything of its own
 (:meth:`net.sealing.restart.Restart.send`: no key leaves on the strength of a forged draw) and
-before it raises any alarm (:meth:`net.sealing.SealedPeer.run`). A forged one (only a relay could
+before it raises any alarm (:meth:`net.sealing.SealedPeer.run`). Keys a peer deals rest on the moves
+alone (who is to see which card is public, and follows from the moves): before it sends them, the
+``sdeal`` entries set aside may wait still. A draw brings nine of them at a table of ten, and moves
+come too often for the log to be quiet between them, so every peer checked the last draw's nine as
+the next draw's keys left, on the drawer's critical path. A forged one (only a relay could
 log one) is named as it was, as a log entry its author did not sign, before anything it could
 have caused. This is the open client's rule for the host's entries (check when the link is
 quiet).
@@ -36,22 +40,29 @@ class WaitingSignatures:
     """Seconds of a quiet log after which the peer checks the signatures it set aside."""
     inbox: asyncio.Queue[dict[str, Any]]
     pid: int | None
-    _unchecked: list[tuple[int, bytes, bytes, bytes]]
-    """Log entries whose signatures wait: ``(author, identity, signature, body)``, in the log's order."""
+    _unchecked: list[tuple[int, bytes, bytes, bytes, bool]]
+    """Log entries whose signatures wait: ``(author, identity, signature, body, keys dealt)``, in the log's order."""
     _failed: Exception
     _unopened: list[Callable[[], None]]
     """Checks that wait, after the signatures: the cards moves named, opened with their keys (lockstep.py)."""
 
-    def _check_signatures(self) -> None:
+    def _check_signatures(self, *, keys_too: bool = True) -> None:
         """Check the signatures set aside (:meth:`_entry`), in the log's order: the first bad one is
         :class:`Alarm`, as it would have been when it was read; then the cards moves named, opened
-        with their keys (a bad one names its mover)."""
+        with their keys (a bad one names its mover). ``keys_too`` false: the ``sdeal`` entries' wait
+        still (nothing but the moves decides which keys this peer deals)."""
+        waiting = []
         while self._unchecked:
-            author, ident, s, m = self._unchecked.pop(0)
+            entry = self._unchecked.pop(0)
+            author, ident, s, m, keys = entry
+            if keys and not keys_too:
+                waiting.append(entry)
+                continue
             if not verify(ident, s, TAG, m):
                 self._unchecked.clear()
                 self._unopened.clear()
                 raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
+        self._unchecked = waiting
         while self._unopened:
             self._unopened.pop(0)()
 
