@@ -141,11 +141,11 @@ class KeyWithholder(SealedPeer):
         super().send(body)
 
 
-def with_kim(kim: type[SealedPeer]) -> list[Any]:
+def with_kim(kim: type[SealedPeer], variant: str = "classic") -> list[Any]:
     """A table of three with a turn timer: the host's bot, Ann, and Kim, whose peer is ``kim``; what
     each side ended with."""
     async def main() -> list[Any]:
-        host = SealedHost(variant="classic", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
+        host = SealedHost(variant=variant, seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
         port = await host.start()
         try:
             return list(await asyncio.wait_for(asyncio.gather(

@@ -8,18 +8,18 @@ commitment, or one withheld, names its author.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from typing import Any
 
 import msgpack
 import pytest
 from test_net_sealed import check_clean, play
+from test_net_sealed_dealing import with_kim
 from test_net_sealed_doubles import alarms
 
 from net.sealed import Fault, RoundKeys, RoundSecret
 from net.sealed.keys import KeyAnnouncement
-from net.sealing import SealedClient, SealedHost, SealedPeer, Voided
+from net.sealing import SealedHost, SealedPeer, Voided
 
 
 def bodies(host: SealedHost, kind: str) -> list[tuple[int, dict[str, Any]]]:
@@ -86,19 +86,8 @@ class ShareWithholder(SealedPeer):
 
 
 def test_a_share_withheld_names_the_withholder() -> None:
-    async def main() -> list[Any]:
-        host = SealedHost(variant="diez", seats=3, people=2, rounds=1, turn_timer=0.05, grace=0.2)
-        port = await host.start()
-        try:
-            return list(await asyncio.wait_for(asyncio.gather(
-                host.run(), SealedClient(name="Ann").run("127.0.0.1", port),
-                SealedClient(peer_class=ShareWithholder, name="Kim").run("127.0.0.1", port),
-                return_exceptions=True), 120))
-        finally:
-            await host.close()
-
     for _ in range(6):  # a rare round ends before anyone draws a token: play again
-        got = asyncio.run(main())
+        got = with_kim(ShareWithholder, "diez")
         if not all(isinstance(v, SealedPeer) and v.alarm is None for v in got):
             break
     for v in got:
