@@ -153,7 +153,6 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
                     f"with {obs['scores'][champ]} {unit}!")
         return f"{self.summary.together(winners)} share the match with {obs['scores'][winners[0]]} {unit}!"
 
-
     def action_choose(self, choice: RoundOverChoice) -> None:
         if choice == "next" and match_decided(self.obs):
             choice = "rematch"  # the match is decided: "again" means a new match
