@@ -99,11 +99,14 @@ def test_a_host_that_seats_nobody_keeps_one_game_the_public_one(variant: str) ->
     assert not host.loop_errors  # type: ignore[attr-defined]
     hp = host.peer
     assert hp is not None and hp.seats == () and hp.game is hp.pub
-    assert len(hp.moves) > 10 and hp.game.round == 1  # type: ignore[union-attr]
+    # (a No Mercy round can end in five moves, a player knocked out by a stack of draws: a clean-clone
+    # run saw it, so the second round's moves are checked against the players', not counted)
+    assert hp.moves and hp.game.round == 1  # type: ignore[union-attr]
     players = [p for p in peers if p is not hp]
     assert len(players) == 2
     for p in players:  # a player keeps two: its own, which knows its hand, and the public one
         assert p.seats and p.game is not p.pub and p.pub.public_observation() == hp.game.public_observation()  # type: ignore[union-attr]
+        assert p.moves == hp.moves
 
 
 class WatchedHost(SealedPeer):
