@@ -16,9 +16,11 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import replace
+from multiprocessing import resource_tracker
 from typing import Any, Callable
 
 from core.bots.hard import Budget, SearchRoot, search
@@ -90,6 +92,7 @@ class ProcessSearcher:
 
     def _executor(self) -> Executor:
         if self._pool is None:
+            _start_resource_tracker()
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=multiprocessing.get_context("spawn"))
             self._started = [self._pool.submit(_ready) for _ in range(self.workers - 1)]
             atexit.register(self.close)
@@ -125,6 +128,31 @@ class ProcessSearcher:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         self._started = []
+
+
+def _has_descriptor(stream: Any) -> bool:
+    try:
+        return stream is not None and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with an ``sys.stderr`` it can hand on.
+
+    The pool's first lock starts the tracker, which passes ``sys.stderr``'s descriptor to its
+    process. Inside the Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, and the
+    spawn fails ("bad value(s) in fds_to_keep"): a game with hard bots chosen on the new-game
+    screen died as it was dealt. The tracker is started here with the process's own stderr.
+    """
+    if _has_descriptor(sys.stderr) or not _has_descriptor(sys.__stderr__):
+        resource_tracker.ensure_running()
+        return
+    captured, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
 
 
 def bot_settings(think: float | None, *, processes: int | None = 1) -> dict[str, Any]:

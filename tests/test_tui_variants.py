@@ -357,6 +357,44 @@ async def test_new_game_screen_seats_hard_bots() -> None:
         await settle_when(pilot, app, bot_moved, grace=0)
 
 
+_HARD_IN_PROCESSES = """
+import asyncio, time
+from uno_tui.app import UnoApp
+from uno_tui.screens import NewGameScreen, TableScreen
+from uno_tui.session import TableConfig
+
+async def until(pilot, ready):
+    end = time.monotonic() + 60
+    while not ready():
+        assert time.monotonic() < end, "the screen never came"
+        await pilot.pause(0.02)
+
+async def main():
+    app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3, players=2, think=0.05, think_processes=2))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("down", "down", "right", "enter")  # the bots line: normal, then hard; deal
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        searcher = app.session.bots[1].strategy("classic").searcher
+        searcher.warm_up()
+        print("workers ready:", len(searcher._started))
+
+asyncio.run(main())
+"""
+
+
+def test_hard_bots_chosen_on_the_new_game_screen_search_in_worker_processes() -> None:
+    """As the command line sets it up (a worker per core): inside the app ``sys.stderr`` has no
+    descriptor, which multiprocessing's resource tracker hands on, and the deal died with
+    "bad value(s) in fds_to_keep". A fresh interpreter, so that no tracker is running already."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _HARD_IN_PROCESSES], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "workers ready: 1" in done.stdout
+
+
 async def test_new_game_screen_switches_variants_and_player_ranges() -> None:
     app = UnoApp(pacing=(0.0, 0.0), config=TableConfig(seed=3, players=6))
     async with app.run_test(size=(100, 32)) as pilot:
