@@ -109,6 +109,23 @@ def test_a_host_that_seats_nobody_keeps_one_game_the_public_one(variant: str) ->
         assert p.moves == hp.moves
 
 
+@pytest.mark.parametrize("variant", SEALABLE)
+def test_a_host_alone_with_its_bots_opens_its_cards_with_its_own_keys(variant: str) -> None:
+    """``host --seats 3 --bots 2`` and nobody joins: the host is the table's only participant. No key
+    of another is owed for its cards, so none came, and its cards stayed sealed to it: its bots (and
+    its person's screen) could not read their own hands. Now its own keys open them, a round's deal
+    and every card drawn or moved, over a new round's deal too."""
+    seats = max(3, core.variant_class(variant).min_players)
+    host, peers = play(variant, seats, 0, rounds=2, host_class=Eager)
+    check_clean(host, peers, 2)
+    assert not host.loop_errors  # type: ignore[attr-defined]
+    hp = host.peer
+    assert hp is not None and hp.pids == [hp.pid] and hp.seats == tuple(range(seats))
+    if variant != "wildrawz":  # (a trick game: its cards are all dealt)
+        assert any(a.kind == "draw" for _p, a in hp.moves)
+    assert not hp.envelopes  # nothing sealed to anyone: there was nobody to seal a key to
+
+
 class WatchedHost(SealedPeer):
     """The host's own peer, as any host runs it, with a note after every move of what it holds."""
 

@@ -26,17 +26,21 @@ async def _classic(pilot: Any, app: UnoApp, obs: dict[str, Any], seen: set[str])
     await take_turn(pilot, app)
 
 
-@pytest.mark.parametrize("where", ["client", "host"])
+@pytest.mark.parametrize("where", ["client", "host", "alone"])
 async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -> None:
     """``client``: a person joins (``join --sealed``); ``host``: the host's person plays seat 0
-    (``host --sealed``), its bot the last seat."""
+    (``host --sealed``), its bot the last seat; ``alone``: the host's person and its two bots, nobody
+    else (``host --seats 3 --bots 2``): no other participant's keys to wait for, its own open its cards."""
     if where == "client":
         host = SealedHost(variant="classic", seats=3, people=2)
     else:
-        host = SealedHost(variant="classic", seats=3, people=1, host_seats=(0,), host_person=True)
+        host = SealedHost(variant="classic", seats=3, people=0 if where == "alone" else 1, host_seats=(0,),
+                          host_person=True)
     port = await host.start()
     me = SealedClient(peer_class=ScreenPeer)
-    tasks = [asyncio.ensure_future(host.run()), asyncio.ensure_future(SealedClient().run("127.0.0.1", port))]
+    tasks = [asyncio.ensure_future(host.run())]
+    if where != "alone":
+        tasks.append(asyncio.ensure_future(SealedClient().run("127.0.0.1", port)))
     if where == "client":
         tasks.append(asyncio.ensure_future(me.run("127.0.0.1", port)))
     try:
@@ -65,6 +69,8 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
     check_clean(host, list(got), 1)
     assert any(p == seat for p, _a in peer.moves)  # the person moved, by keys
     assert moves
+    if where == "alone":
+        assert any(a.kind == "draw" for p, a in peer.moves if p == seat)  # a card drawn was opened to it too
 
 
 async def test_the_moves_made_before_the_screen_came_to_the_table_are_in_its_log() -> None:

@@ -193,6 +193,17 @@ class Participant(BaseParticipant):
                 opened.append((key, self._open(key)))
         return opened
 
+    def open_alone(self, slots: Iterable[Slot]) -> list[tuple[Slot, int]]:
+        """Open ``slots`` with this participant's keys alone: at a table whose only participant it is
+        (a host playing with its own bots), no key is ever sent to it, and none is needed."""
+        if len(self.keys.pids) != 1:
+            raise ValueError("other participants' keys are needed to open a card")
+        opened = []
+        for key in slots:
+            self.received.setdefault(key, {})
+            opened.append((key, self.cards[key] if key in self.cards else self._open(key)))
+        return opened
+
     def _open(self, key: Slot) -> int:
         e, slot = key
         ep = self.epochs[e]

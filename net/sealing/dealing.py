@@ -83,6 +83,8 @@ class Dealing(PeerState):
         keep it a moment, as it keeps others' keys: nobody waits on it)."""
         self._early: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         self._early_count = 0
+        self._alone: dict[int, list[int]] = {}
+        """Deal -> this peer's cards in it, when no other participant's keys are needed to open them."""
 
     @property
     def waiting_on(self) -> set[int]:
@@ -119,6 +121,8 @@ class Dealing(PeerState):
             self.known[o].update(hs)
         if owed:
             self._owed[d] = owed
+        elif self.pid in want and self.part is not None:
+            self._alone[d] = want[self.pid]  # nobody else's keys to wait for: opened by its own
         return d, self.pid in want
 
     def _wanted(self, deliveries: dict[int, list[int]]) -> dict[int, list[int]]:
@@ -200,6 +204,8 @@ class Dealing(PeerState):
         for author, body in self._early.pop(d, []):
             self._early_count -= 1
             self._file(d, author, body)
+        if d in self._alone:
+            self._open_alone(self._alone.pop(d))
         if recipient and self.part is not None:
             # Entries of later moves that come meanwhile are read again after (in the log's order).
             held, self._unread = self._unread, []
@@ -252,6 +258,14 @@ class Dealing(PeerState):
                     h = self.handle_of[s]
                     self.card_of[h] = card
                     g.learn(h, self.deck[card])
+
+    def _open_alone(self, hs: list[int]) -> None:
+        """Open this participant's cards ``hs`` with its own keys: it is the table's only participant."""
+        assert self.part is not None and self.game is not None
+        for s, card in self.part.open_alone([self._ahead(h) for h in hs]):
+            h = self.handle_of[s]
+            self.card_of[h] = card
+            self.game.learn(h, self.deck[card])
 
     def _check_dealt(self) -> None:
         """At the round's end, every participant's seed open: every deal's keys must be in (this
