@@ -82,10 +82,15 @@ Words = Any
 ``cards``, ``pile``, ``points``) or a function ``(event, who, tgt) -> str``."""
 
 
+def counted(n: int | None, word: str) -> str:
+    """``1 card``, ``3 cards`` (words may say ``{n_cards}`` or ``{n_points}``)."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _cards(e: Event) -> str:
-    if e.cards:
-        return ", ".join(str(c) for c in e.cards)
-    return f"{e.count} card" + ("" if e.count == 1 else "s")
+    if e.cards:  # in words, as a play names its card ("green 2", not the notation "G2")
+        return ", ".join(c.name for c in e.cards)
+    return counted(e.count, "card")
 
 
 def _start(e: Event, who: str, tgt: str) -> str:
@@ -112,7 +117,7 @@ def _challenge(e: Event, who: str, tgt: str) -> str:
 
 
 COMMON_WORDS: dict[str, Words] = {
-    "deal": "{who} deals {n} cards each.",
+    "deal": "{who} deals {n_cards} each.",
     "start": _start,
     "return": _return,
     "play": _play,
@@ -124,10 +129,10 @@ COMMON_WORDS: dict[str, Words] = {
     "challenge": _challenge,
     "show_hand": "{who} shows their hand to {tgt}: {cards}.",
     "claim": "{who} claims: {kind}.",  # a sealed table: a move that rests on cards only they see
-    "reshuffle": "The discard pile is shuffled into a new draw pile ({n} cards).",
+    "reshuffle": "The discard pile is shuffled into a new draw pile ({n_cards}).",
     "empty": "Nothing is left to draw; {who} passes.",
-    "round_over": "{who} wins the round and scores {points} points.",
-    "match_over": "{who} wins the match with {points} points!",
+    "round_over": "{who} wins the round and scores {n_points}.",
+    "match_over": "{who} wins the match with {n_points}!",
 }
 """The words of the event kinds the UNO family shares; a variant's own words (and its own
 readings of these kinds) are registered with it (:func:`register_words`)."""
@@ -213,4 +218,5 @@ def describe(e: Event | dict[str, Any], names: Sequence[str], variant: str | Non
         return words(e, who, tgt)
     pile = f" (pile {e.target + 1})" if e.target is not None else ""
     return words.format(who=who, tgt=tgt, n=e.count, kind=e.reason or "", color=e.color or "",
-                        cards=_cards(e), pile=pile, points=e.points)
+                        cards=_cards(e), pile=pile, points=e.points, n_cards=counted(e.count, "card"),
+                        n_points=counted(e.points, "point"))

@@ -15,6 +15,8 @@ import logging
 import sys
 from typing import Any, Callable, Sequence, TextIO
 
+from core.events import counted
+
 from .address import DEFAULT_PORT, listen_error, parse_address
 from .botclient import BotClient
 from .host import Host
@@ -88,7 +90,7 @@ class _Printer:
             self.line("the game starts: " + ", ".join(data["names"]))
         elif kind == "round_over":
             names = data["names"]
-            self.line(f"round {data['round'] + 1} over: {names[data['winner']]} wins {data['points']} points; "
+            self.line(f"round {data['round'] + 1} over: {names[data['winner']]} wins {counted(data['points'], 'point')}; "
                       "scores " + ", ".join(f"{n} {s}" for n, s in zip(names, data["scores"])))
         elif kind == "end":
             who = data["names"][data["winner"]] if data["winner"] is not None else None

@@ -1061,9 +1061,15 @@ def test_describe_in_words():
     names = ["Ann", "Bob", "Cid"]
     g = make(3, [["B1", "B2"], PAD, PAD], ["R5"], ["G2"])
     d = [e for e in g.apply(0, Action("draw")) if e.kind == "draw"][0]
-    assert core.describe(d, names) == "Ann draws G2."
+    assert core.describe(d, names) == "Ann draws green 2."  # in words, as a play names its card
     assert core.describe(d.view(1), names) == "Ann draws 1 card."
     assert core.describe(d.view(1).to_dict(), names) == "Ann draws 1 card."
+    # One card, one point: no "1 cards" or "1 points".
+    assert core.describe(core.Event("reshuffle", count=1), names) == \
+        "The discard pile is shuffled into a new draw pile (1 card)."
+    assert core.describe(core.Event("reshuffle", count=40), names).endswith("(40 cards).")
+    assert core.describe(core.Event("round_over", player=1, points=1), names) == "Bob wins the round and scores 1 point."
+    assert core.describe(core.Event("round_over", player=1, points=0), names).endswith("scores 0 points.")
     g = make(3, [["W", "B2"], PAD, PAD], ["R5"])
     e = play(g, 0, "W", "blue")[0]
     text = core.describe(e, names)

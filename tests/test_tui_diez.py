@@ -279,7 +279,7 @@ async def test_magnet_proc_gift_and_link_from_the_hand() -> None:
         await pilot.press("enter")
         await pilot.pause(0.05)
         assert all(c["rank"] != "4" for c in obs_of(app)["hand"])
-        assert "You give Ada G4." in log_text(app)
+        assert "You give Ada green 4." in log_text(app)
 
 
 async def test_link_proc_plays_a_six_from_the_hand() -> None:
@@ -352,7 +352,7 @@ async def test_flush_discards_then_pass() -> None:
         await pilot.pause(0.02)
         await pilot.press("p")
         await pilot.pause(0.05)
-        assert "You discard R1" in log_text(app)
+        assert "You discard red 1" in log_text(app)
 
 
 async def test_needle_stop_and_dagger_challenge_and_sub() -> None:
@@ -438,7 +438,7 @@ async def test_reveal_token_shows_a_hand_face_up_and_magnet_gift_on_a_forced_dra
         await select(pilot, app, card_id(obs, "B2"))
         await pilot.press("enter")
         await pilot.pause(0.05)
-        assert "You give Ben B2." in log_text(app)
+        assert "You give Ben blue 2." in log_text(app)
 
 
 async def test_the_action_list_offers_everything_and_acts() -> None:

@@ -121,7 +121,7 @@ async def test_a_whole_no_mercy_round_with_the_seven_a_stack_and_the_roulette() 
         assert "You play yellow Draw Four." in log
         assert "Ada draws 6 cards as a penalty." in log
         assert "You name green for the Color Roulette." in log
-        assert "You draw B7, G1 turned up by the Color Roulette." in log
+        assert "You draw blue 7, green 1 turned up by the Color Roulette." in log
         hand = table.query_one(HandView)
         assert {core.notation(c["color"], c["rank"]) for c in hand.cards if c["id"] in hand.fresh} == {"B7", "G1"}
         assert "new" in text_of(hand)
@@ -149,7 +149,7 @@ async def test_escaping_the_roulette_picker_and_enter_reopens_it() -> None:
         await wait_for(pilot, app, ColorPicker)
         await pilot.press("y")
         await pilot.pause(0.05)
-        assert "You draw B3, Y1 turned up by the Color Roulette." in log_text(app)
+        assert "You draw blue 3, yellow 1 turned up by the Color Roulette." in log_text(app)
 
 
 async def test_no_mercy_cards_show_their_notation_and_knockouts_show_as_out() -> None:

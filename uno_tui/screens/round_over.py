@@ -19,6 +19,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from core.events import counted
+
 from ..faces.face import RoundSummary
 from ..narration import match_decided
 from ..widgets.cards import UNO_CARDS, CardPainter, CardPainting
@@ -88,7 +90,7 @@ class HandsTable(CardPainter):
                     cards.append(f"  ({obs['hand_points'][p]})", dim)
             else:
                 cards = Text("out! ", winner)
-                cards.append(f"+{obs['points']} points", winner)
+                cards.append(f"+{counted(obs['points'], 'point')}", winner)
             total = Text(f"{obs['scores'][p]}", style="bold")
             total.append(f" / {obs['target_score']}", dim)
             table.add_row(Text(name, style=winner if p == obs["winner"] else ""), cards, total)

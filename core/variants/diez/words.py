@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...events import Event, register_words
+from ...events import Event, counted, register_words
 
 CHALLENGED = {"DG": "Dagger", "W+4": "Draw 4", "WDC": "Draw Color", "WC": "Choice"}
 WORDS: dict[str, Any] = {
     "jump_in": "{who} jumps in!",
     "swap": "{who} swaps hands with {tgt}.",
     "color": "{who} names {color}{pile}.",
-    "stack": "{who} passes the stack ({n} cards) to {tgt}.",
+    "stack": "{who} passes the stack ({n_cards}) to {tgt}.",
     "stop": "{who} stops the stack.",
     "tag": "{who} tags {tgt}.",
     "token_drop": "{who} drops all of {tgt}'s tokens.",
-    "share": "{who} shares {n} cards from {tgt}.",
+    "share": "{who} shares {n_cards} from {tgt}.",
     "cut": "{who} cuts the deck: a new pile{pile}.",
     "stitch": "{who} stitches another pile onto theirs (piles now: {n}).",
     "discard": "{who} discards {cards}{pile}.",
@@ -67,7 +67,7 @@ WORDS["token_give"] = lambda e, who, tgt: f"{who} gives {a_token(e.reason or '')
 WORDS["token_remove"] = lambda e, who, tgt: f"{a_token(e.reason or '', capital=True)} of {tgt}'s goes back to the bag."
 WORDS["token_steal"] = lambda e, who, tgt: f"{who} steals {tgt}'s {token_word(e.reason or '')} token."
 WORDS["token_trigger"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} token acts and is spent."
-WORDS["token_effect"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} tokens add {e.count} cards."
+WORDS["token_effect"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} tokens add {counted(e.count, 'card')}."
 
 DRAW_REASONS = {
     "dagger": " (Dagger)",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...cards import Card
-from ...events import Event, register_words
+from ...events import Event, counted, register_words
 from .cards import FACES
 
 SHORT_EN = {"T4": "Transfer", "T5": "Transfer"}
@@ -199,7 +199,7 @@ WORDS: dict[str, Any] = {
     "c4": _aoe_start("c4"),
     "grenade": _aoe_start("grenade"),
     "attach": lambda e, who, tgt: f"{who} attaches {cards_words(e)} face down.",
-    "bomb": lambda e, who, tgt: f"{who}'s 炸弹 Bomb goes off: {e.count} cards for them, one fewer a seat away.",
+    "bomb": lambda e, who, tgt: f"{who}'s 炸弹 Bomb goes off: {counted(e.count, 'card')} for them, one fewer a seat away.",
     "bound": lambda e, who, tgt: (f"{who} is bound by 紧箍咒: no cards from the pile until the hand is down "
                                   f"to {e.count}."),
     "cancel": lambda e, who, tgt: f"{who} plays 寡妇 Widow: the {effect_words(e.reason)} is cancelled.",

@@ -11,7 +11,7 @@ from typing import Any
 from ...actions import Action, play_action
 from ...cards import COLORS, Card
 from ...errors import IllegalAction
-from ...events import COMMON_WORDS, Event, register_words
+from ...events import COMMON_WORDS, Event, counted, register_words
 from ...game import Game
 from ...registry import register
 from ...setup import begin
@@ -425,10 +425,10 @@ class WildRawzGame(Game):
 
 def _round_over(e: Event, who: str, tgt: str) -> str:
     if e.reason == "bonus":
-        return f"{who} scores {e.points} points this round (5 of them for hitting the target)."
+        return f"{who} scores {counted(e.points, 'point')} this round (5 of them for hitting the target)."
     if e.reason == "score":
-        return f"{who} scores {e.points} points this round."
-    return COMMON_WORDS["round_over"].format(who=who, points=e.points)  # a shedding game's round
+        return f"{who} scores {counted(e.points, 'point')} this round."
+    return COMMON_WORDS["round_over"].format(who=who, n_points=counted(e.points, "point"))  # a shedding game's round
 
 
 register_words("wildrawz", {

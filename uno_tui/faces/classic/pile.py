@@ -9,6 +9,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
+from core.events import counted
+
 from ...widgets.bound import ObsWidget
 from ...widgets.cards import CHIP_HEIGHT, CHIP_WIDTH, CardPainter, big_card, card_back, chip, inline_card
 
@@ -111,7 +113,7 @@ class DiscardTrail(CardPainter, ObsWidget):
 
     def watch_obs(self, obs: dict[str, Any] | None) -> None:
         if obs is not None:
-            self.border_title = f"Discard pile · {len(obs['discard'])} cards · newest first"
+            self.border_title = f"Discard pile · {counted(len(obs['discard']), 'card')} · newest first"
 
     def render(self) -> Group | Text:
         if self.obs is None:

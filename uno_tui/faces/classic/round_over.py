@@ -6,6 +6,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from core.events import counted
+
 from ...screens.round_over import HandsTable, Summary
 
 
@@ -14,7 +16,7 @@ class ClassicSummary(Summary):
         obs = self.obs
         winner = obs["winner"]
         verb = "win" if winner == obs["me"] else "wins"
-        return f"{self.who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} {obs['points']} points."
+        return f"{self.who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} {counted(obs['points'], 'point')}."
 
     def compose_body(self) -> ComposeResult:
         obs = self.obs

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 
+from core.events import counted
+
 from ...screens.round_over import HandsTable, Summary
 from .cards import DIEZ_CARDS
 
@@ -22,7 +24,7 @@ class DiezSummary(Summary):
     def headline(self) -> str:
         winner = self.obs["winner"]
         verb = "win" if winner == self.obs["me"] else "wins"
-        gain = "a round point" if self.rounds else f"{self.obs['points']} points"
+        gain = "a round point" if self.rounds else counted(self.obs['points'], 'point')
         return f"{self.who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} {gain}."
 
     def compose_body(self) -> ComposeResult:

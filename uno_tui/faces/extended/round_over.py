@@ -9,6 +9,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 
+from core.events import counted
+
 from ...screens.round_over import Summary
 from ...widgets.cards import CardPainter
 from .cards import ext_inline, sort_key
@@ -39,7 +41,7 @@ class ExtHandsTable(CardPainter):
             name = "You" if p == obs["me"] else self.names[p]
             if p in finished:
                 place = finished.index(p)
-                cards = Text(f"out #{place + 1}: +{n - 1 - place} points", win)
+                cards = Text(f"out #{place + 1}: +{counted(n - 1 - place, 'point')}", win)
             else:
                 hand = sorted(obs["hands"][p], key=sort_key)
                 cards = Text(" ").join(ext_inline(c, palette) for c in hand) if hand else Text("–", dim)

@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
+from core.events import counted
+
 from ...screens.round_over import Summary
 
 
@@ -61,8 +63,8 @@ class TrickSummary(Summary):
         tops = [p for p, r in enumerate(rows) if r["total"] == best]
         if len(tops) == 1:
             verb = "score" if tops[0] == obs["me"] else "scores"
-            return f"{self.who(tops[0])} {verb} most this round: {best} points."
-        return f"{self.together(tops)} share the best round: {best} points each."
+            return f"{self.who(tops[0])} {verb} most this round: {counted(best, 'point')}."
+        return f"{self.together(tops)} share the best round: {counted(best, 'point')} each."
 
     def compose_body(self) -> ComposeResult:
         yield BreakdownTable(self.obs, self.names)

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 
 from core import Action
+from core.events import counted
 
 from ...screens.table import TableScreen, table_bindings
 from ...widgets import HandView
@@ -60,7 +61,7 @@ class TrickTableScreen(TableScreen, inherit_bindings=False):
 
     def _hand_title(self, obs: dict[str, Any]) -> str:
         me = obs["me"]
-        return (f"Your hand · {len(obs.get('hand', ()))} cards · target {obs['targets'][me]} · "
+        return (f"Your hand · {counted(len(obs.get('hand', ())), 'card')} · target {obs['targets'][me]} · "
                 f"won {obs['won'][me]} · {obs['scores'][me]} pts")
 
     # -- intents ----------------------------------------------------------------
