@@ -25,6 +25,17 @@ from .runtime import tune_gc
 from .save import default_save_path
 from .seats import DEFAULTS, RUNTIME_SETTINGS, HostConfig
 
+def positive_int(text: str) -> int:
+    """An argument that counts something: a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 HostHook = Callable[..., int]
 """``interactive_host(**host_options, bell=bool) -> exit status``; keywords as :func:`run_headless_host` takes."""
 JoinHook = Callable[..., int]
@@ -325,7 +336,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="your name at the table, and the table's name on the LAN (default: %(default)s)")
     h.add_argument("--password", default=DEFAULTS.password, metavar="PW", help="players must give it to join")
     h.add_argument("--headless", action="store_true", help="no screen: print the lobby, play, exit when done")
-    h.add_argument("--rounds", type=int, default=DEFAULTS.rounds, metavar="R", help="stop after R rounds (default: the match)")
+    h.add_argument("--rounds", type=positive_int, default=DEFAULTS.rounds, metavar="R", help="stop after R rounds (default: the match)")
     h.add_argument("--record", default=None, metavar="PATH",
                    help="write the match's record here when it ends: at a sealed table, a copy of its signed "
                         "log (`audit` verifies it); at an open host's, the moves record (JSON, for replaying; the "

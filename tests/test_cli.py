@@ -62,6 +62,17 @@ def test_a_bad_port_is_an_argument_error(port: str, capsys: pytest.CaptureFixtur
     assert "--port" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("rounds,words", [("0", "must be 1 or more, not 0"), ("-2", "must be 1 or more, not -2"),
+                                          ("two", "'two' is not a whole number")])
+@pytest.mark.parametrize("headless", [True, False])
+def test_a_host_of_no_rounds_is_an_argument_error(rounds: str, words: str, headless: bool,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rounds 0`` opened a table that could never deal."""
+    code, _, err = run(["host", "--rounds", rounds, *(["--headless"] if headless else [])], capsys)
+    assert code == 2
+    assert f"--rounds: {words}" in err and "Traceback" not in err
+
+
 def test_a_bad_port_exits_2_without_a_traceback_as_a_process() -> None:
     done = subprocess.run([sys.executable, "-m", "uno_tui.cli", "host", "--port", "99999"],
                           capture_output=True, text=True, timeout=60)

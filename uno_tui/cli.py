@@ -32,16 +32,6 @@ def version() -> str:
         return "unknown"
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
 def parse_rules(text: str) -> dict[str, object]:
     """``stacking=progressive,seven_o,uno_penalty=3`` -> options; a bare name means true.
 
@@ -84,7 +74,7 @@ def _seed(text: str) -> int | str:
 def build_parser() -> argparse.ArgumentParser:
     import core  # cheap: pure Python, no Textual
     from core.bots import LEVELS, easy, normal  # noqa: F401  (importing a level registers it)
-    from net.commands import think_seconds
+    from net.commands import positive_int, think_seconds
 
     from .faces import TABLE_VARIANTS  # the games the tables can draw (no Textual); simulate takes any
 
@@ -144,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the rules to play (default: %(default)s)")
     sim.add_argument("--players", type=int, default=4, metavar="N",
                      help="seats at the table: 2 to 10 (default: %(default)s)")
-    sim.add_argument("--games", type=_positive_int, default=100, metavar="N",
+    sim.add_argument("--games", type=positive_int, default=100, metavar="N",
                      help="how many single-round games to play (default: %(default)s)")
     sim.add_argument("--bots", default="normal", metavar="LEVELS",
                      help=f"comma-separated bot level per seat, e.g. normal,easy,easy,easy; "
