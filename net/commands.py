@@ -25,15 +25,24 @@ from .runtime import tune_gc
 from .save import default_save_path
 from .seats import DEFAULTS, RUNTIME_SETTINGS, HostConfig
 
-def positive_int(text: str) -> int:
-    """An argument that counts something: a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
+def number(kind: type, words: str, ok: Callable[[Any], bool], rule: str) -> Callable[[str], Any]:
+    """An argparse type: ``kind(text)``, refused with ``rule`` unless ``ok(value)`` (a bad number on
+    the command line is an argument error: status 2 and what is wrong, never a traceback)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {words}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}, not {text}")
+        return value
+    return parse
+
+
+positive_int = number(int, "a whole number", lambda v: v >= 1, "must be 1 or more")
+"""An argument that counts something (rounds, games, sessions)."""
+pause_seconds = number(float, "a number of seconds", lambda v: v >= 0, "must be 0 or more")
+"""An argument that is a pause (0: none)."""
 
 
 HostHook = Callable[..., int]
@@ -356,7 +365,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="how well the host's bots play (default: %(default)s)")
     h.add_argument("--think", type=think_seconds, default=None, metavar="SECONDS",
                    help="how long a hard bot thinks per move (default 0.3)")
-    h.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS", help="pause before a bot moves")
+    h.add_argument("--bot-delay", type=pause_seconds, default=DEFAULTS.bot_delay, metavar="SECONDS", help="pause before a bot moves")
     h.add_argument("--seed", default=DEFAULTS.seed,
                    help="deck seed, open host only (default: fresh randomness); a sealed deal is shuffled by "
                         "every participant from its own secret randomness, which no seed may fix")
@@ -369,7 +378,7 @@ def add_net_subcommands(subparsers: Any, interactive_host: HostHook | None = Non
                    help="no bell (nor terminal title) when it becomes your turn (interactive host only)")
     add_deal_flags(h, TRUSTED_HOST_HELP)
     h.add_argument("--heartbeat", type=float, default=DEFAULTS.heartbeat, help=argparse.SUPPRESS)
-    h.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
+    h.add_argument("--round-pause", type=pause_seconds, default=DEFAULTS.round_pause, metavar="SECONDS",
                    help="pause between rounds when headless (default %(default)s)")
 
     def host_cmd(args: argparse.Namespace) -> int:

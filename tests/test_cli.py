@@ -73,6 +73,13 @@ def test_a_host_of_no_rounds_is_an_argument_error(rounds: str, words: str, headl
     assert f"--rounds: {words}" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("flag", ["--bot-delay", "--round-pause"])
+def test_a_host_pause_below_zero_is_an_argument_error(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["host", "--headless", flag, "-1"], capsys)
+    assert code == 2
+    assert f"{flag}: must be 0 or more, not -1" in err and "Traceback" not in err
+
+
 def test_a_bad_port_exits_2_without_a_traceback_as_a_process() -> None:
     done = subprocess.run([sys.executable, "-m", "uno_tui.cli", "host", "--port", "99999"],
                           capture_output=True, text=True, timeout=60)

@@ -11,30 +11,16 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Any, Callable
+from typing import Any
 
+from net.commands import number, pause_seconds, positive_int
 from net.seats import HostConfig
 
 SERVE_HELP = "serve uno-tui to anyone with ssh (and to browsers, with --web): nothing to install for them"
 
 
-def _number(kind: type, words: str, ok: Callable[[Any], bool], rule: str) -> Callable[[str], Any]:
-    """An argparse type: ``kind(text)``, refused with ``rule`` unless ``ok(value)``."""
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {words}") from None
-        if not ok(value):
-            raise argparse.ArgumentTypeError(f"{rule}, not {text}")
-        return value
-    return parse
-
-
-_port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "a port is 1 to 65535 (0 picks a free one)")
-_count = _number(int, "a whole number", lambda v: v >= 1, "must be 1 or more")
-_duration = _number(float, "a number of seconds", lambda v: v > 0, "must be more than 0")
-_pause = _number(float, "a number of seconds", lambda v: v >= 0, "must be 0 or more")
+_port = number(int, "a port number", lambda v: 0 <= v <= 65535, "a port is 1 to 65535 (0 picks a free one)")
+_duration = number(float, "a number of seconds", lambda v: v > 0, "must be more than 0")
 
 
 def add_serve_subcommand(subparsers: Any) -> None:
@@ -58,11 +44,11 @@ def add_serve_subcommand(subparsers: Any) -> None:
     s.add_argument("--host-key", default=None, metavar="PATH",
                    help="the server's SSH host key, made on first use and kept "
                         "(default: ssh_host_ed25519_key in the uno-tui config directory)")
-    s.add_argument("--max-sessions", type=_count, default=32, metavar="N",
+    s.add_argument("--max-sessions", type=positive_int, default=32, metavar="N",
                    help="players connected at once; more are turned away with a message (default: %(default)s)")
     s.add_argument("--idle-timeout", type=_duration, default=1800.0, metavar="SECONDS",
                    help="close a session after this long without a key press (default: %(default)g)")
-    s.add_argument("--bot-delay", type=_pause, default=HostConfig.bot_delay, metavar="SECONDS",
+    s.add_argument("--bot-delay", type=pause_seconds, default=HostConfig.bot_delay, metavar="SECONDS",
                    help="pause before a bot moves at the tables here (default: %(default)g)")
     s.add_argument("--fast", action="store_true",
                    help="no pause before the bots' moves in games against bots")
