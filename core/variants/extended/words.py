@@ -48,11 +48,7 @@ def card_words(card: Card | dict[str, Any]) -> str:
 def cards_words(e: Event) -> str:
     if e.cards:
         return ", ".join(card_words(c) for c in e.cards)
-    return f"{e.count} card" + ("" if e.count == 1 else "s")
-
-
-def _n(count: int, what: str = "card") -> str:
-    return f"{count} {what}" + ("" if count == 1 else "s")
+    return counted(e.count, "card")
 
 
 EFFECT_WORDS = {
@@ -94,7 +90,7 @@ def _effect(e: Event, who: str, tgt: str) -> str:
     if r == "draw":
         return f"+{e.count} is now on {tgt}."
     if r == "transfer":
-        return f"A transfer carrying {_n(e.count)} face down goes to {tgt}."
+        return f"A transfer carrying {counted(e.count, 'card')} face down goes to {tgt}."
     if r == "disarm":
         return f"缴械 Disarm is on {tgt}."
     if r == "curse":
@@ -146,8 +142,8 @@ def _handover(e: Event, who: str, tgt: str) -> str:
 
 def _keep(e: Event, who: str, tgt: str) -> str:
     if e.cards:
-        return f"{who} keeps {card_words(e.cards[0])} (天选之子) and discards {_n(e.count)}."
-    return f"{who} holds no number card (天选之子) and discards all {_n(e.count)}."
+        return f"{who} keeps {card_words(e.cards[0])} (天选之子) and discards {counted(e.count, 'card')}."
+    return f"{who} holds no number card (天选之子) and discards all {counted(e.count, 'card')}."
 
 
 def _refuse(e: Event, who: str, tgt: str) -> str:
@@ -166,9 +162,9 @@ def _withdraw(e: Event, who: str, tgt: str) -> str:
         return f"{who}'s drawn card goes to the bottom of the pile; they draw another."
     if e.cards:
         extra = e.count - len(e.cards)
-        tail = f" (and {_n(extra)} that rode on it)" if extra > 0 else ""
+        tail = f" (and {counted(extra, 'card')} that rode on it)" if extra > 0 else ""
         return f"{who} takes back {cards_words(e)}{tail} and plays again without it."
-    return f"{who} takes back {_n(e.count)} and plays again."
+    return f"{who} takes back {counted(e.count, 'card')} and plays again."
 
 
 def _draw(e: Event, who: str, tgt: str) -> str:
@@ -204,7 +200,7 @@ WORDS: dict[str, Any] = {
                                   f"to {e.count}."),
     "cancel": lambda e, who, tgt: f"{who} plays 寡妇 Widow: the {effect_words(e.reason)} is cancelled.",
     "capped": lambda e, who, tgt: (f"{who} may take no more from the pile (hand cap or 紧箍咒): "
-                                   f"{_n(e.count)} fewer."),
+                                   f"{counted(e.count, 'card')} fewer."),
     "clip": lambda e, who, tgt: f"{who} clips {cards_words(e)} from {tgt}.",
     "direction": lambda e, who, tgt: f"{who} chooses the direction: {tgt} plays next.",
     "discard": lambda e, who, tgt: f"{who} discards {cards_words(e)}.",
@@ -227,13 +223,13 @@ WORDS: dict[str, Any] = {
     "refuse": _refuse,
     "regret": _regret,
     "released": lambda e, who, tgt: f"{who} is released from 紧箍咒.",
-    "reset": lambda e, who, tgt: f"{who} is reset: {_n(e.count)} discarded, a fresh hand drawn.",
+    "reset": lambda e, who, tgt: f"{who} is reset: {counted(e.count, 'card')} discarded, a fresh hand drawn.",
     "reveal": lambda e, who, tgt: f"The cards riding on it turn face up: {cards_words(e)}.",
     "skip": lambda e, who, tgt: f"{who} is stunned by 禁: no draw, no play this turn.",
     "swap": "{who} swaps hands with {tgt}.",
     "stack": lambda e, who, tgt: (f"{who} passes the {'transfer' if e.reason == 'transfer' else 'draw effect'} "
                                   f"on with {cards_words(e)}."),
-    "win": lambda e, who, tgt: f"{who} goes out and scores {_n(e.points or 0, 'point')}!",
+    "win": lambda e, who, tgt: f"{who} goes out and scores {counted(e.points or 0, 'point')}!",
     "withdraw": _withdraw,
     "round_over": _round_over,
 }
