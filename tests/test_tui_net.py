@@ -171,6 +171,12 @@ async def test_join_ready_play_a_round_by_keys_and_see_only_my_hand() -> None:
             log = log_text(app.table)
             assert "Round 1" in log and ("You play" in log or "You draw" in log)
             assert host.rounds_played == 1
+            # The host closes its table: the summary no longer says the host decides on a rematch.
+            await host.close()
+            await until(pilot, lambda: "closed the table" in shown(app.screen.query_one("#round-keys")),
+                        what="the summary told the table closed")
+            keys = shown(app.screen.query_one("#round-keys"))
+            assert "rematch" not in keys and "q: quit" in keys
     finally:
         await app.shutdown()
         await host.close()

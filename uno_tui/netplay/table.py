@@ -26,6 +26,7 @@ from core import IllegalAction
 
 from ..faces import face_for
 from ..faces.face import Face
+from ..screens.round_over import RoundOverScreen
 from ..screens.table import TableScreen
 from ..widgets import GameLog
 from .news import ChatHeard, LinkChanged, LobbyChanged, NoteAdded
@@ -63,6 +64,7 @@ class NetTableScreen:
     """
 
     session: NetSession
+    gone: str | None  # (the table screen's)
 
     def __init__(self, session: NetSession, *, face: Face, pacing: tuple[float, float] = (0.6, 0.9)) -> None:
         super().__init__(session, face=face, pacing=pacing)  # type: ignore[call-arg]
@@ -156,6 +158,11 @@ class NetTableScreen:
             bar.add_class("-lost")
             bar.update(f"disconnected: {reason} · ctrl+q quits")
             self.add_note(f"Disconnected: {reason}")
+            # A round's summary up (or to come) offers no next round or rematch any more.
+            self.gone = reason
+            for screen in self.app.screen_stack:
+                if isinstance(screen, RoundOverScreen):
+                    screen.table_gone(reason)
             # Nothing is played here any more: no "Your turn." under a table that is gone.
             for status in self.query("#status"):
                 status.display = False

@@ -113,6 +113,8 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         self.summary = summary
         self.deals = deals
         """Whether the player looking can deal the next round; a joiner waits for the host."""
+        self.gone: str | None = None
+        """Why the table is gone (a network table its host closed), or None: then nothing comes next."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="round-over"):
@@ -120,13 +122,26 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             yield from self.summary.compose_body()
             yield from self._compose_match_end()
 
+    def table_gone(self, reason: str) -> None:
+        """The table closed (``reason``): no next round or rematch comes, whatever the keys said."""
+        self.gone = reason
+        for keys in self.query("#round-keys"):
+            keys.update(self._gone_keys())
+
+    def _gone_keys(self) -> str:
+        return f"{(self.gone or '')[:1].upper()}{(self.gone or '')[1:]} · q: quit · esc: look at the table"
+
     def _compose_match_end(self) -> ComposeResult:
         """Who won the match (or what wins it, or how many rounds are left), and the keys."""
         obs, unit = self.obs, self.summary.unit
         if match_decided(obs):
             yield Static(self._match_end(), id="match-headline")
             keys = "r or n: rematch" if self.deals else "the host decides on a rematch"
-            yield Static(f"{keys} · q: quit · esc: look at the table", id="round-keys")
+            yield Static(self._gone_keys() if self.gone else f"{keys} · q: quit · esc: look at the table",
+                         id="round-keys")
+            return
+        if self.gone:
+            yield Static(self._gone_keys(), id="round-keys")
             return
         keys = "n or enter: next round" if self.deals else "the host deals the next round"
         if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz; a host's --rounds)

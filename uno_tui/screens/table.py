@@ -106,6 +106,8 @@ class TableScreen(Screen[None]):
         self._last_version = -1
         self._round_over_timer: Timer | None = None
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
+        self.gone: str | None = None
+        """Why the table is gone (a network table its host closed, or whose link gave up), or None."""
         self._too_small = False
         self._prompted = -1  # the version at which a picker last opened by itself
         self.english = False
@@ -426,8 +428,10 @@ class TableScreen(Screen[None]):
         if self.obs["over"] and self._round_over_pending and self.is_active:
             self._round_over_pending = False
             summary = self.face.round_summary(self.obs, self.session.names)
-            self.app.push_screen(RoundOverScreen(self.obs, summary, deals=self.session.deals),
-                                 self._round_over_chosen)
+            screen = RoundOverScreen(self.obs, summary, deals=self.session.deals)
+            if self.gone is not None:
+                screen.table_gone(self.gone)
+            self.app.push_screen(screen, self._round_over_chosen)
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
         if choice in ("next", "rematch"):
