@@ -197,7 +197,11 @@ async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() ->
             first = runs[0].result()
             # A match of the host's one round: no next round is offered, whatever the scores.
             assert text_of(app.screen.query_one("#match-headline")) == "That was the last of the match's 1 round."
-            assert "rematch" in text_of(app.screen.query_one("#round-keys"))
+            # The host starts the rematch (its keys say so, on the summary and under the table), not "the host".
+            keys = text_of(app.screen.query_one("#round-keys"))
+            assert "r or n: rematch" in keys and "the host decides" not in keys
+            status = text_of(app.screen_stack[-2].query_one("#status"))
+            assert "n: rematch" in status and "the host decides" not in status
             await pilot.press("r")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) and host.peer is not first
                         and app.session.peer is host.peer, 60, "the rematch's table")

@@ -14,6 +14,7 @@ from typing import Callable
 from core import Action, Event, IllegalAction
 from net.sealing import SealedPeer
 
+from .narration import match_decided
 from .session import Observation, SessionChanged, Watcher, with_match_length
 
 
@@ -28,8 +29,11 @@ class SealedSession:
 
     ``peer`` is running (its first deal done: :attr:`SealedPeer.game` is set)."""
 
-    deals = False
-    """The next round is dealt by the table itself (every peer, once every verdict is in)."""
+    @property
+    def deals(self) -> bool:
+        """Whether this seat starts what comes next: the table deals its next round by itself (every
+        peer, once every verdict is in), so only a host whose match is decided does (its rematch)."""
+        return self._rematch is not None and match_decided(self._obs)
 
     def __init__(self, peer: SealedPeer, rematch: Callable[[], None] | None = None) -> None:
         """``rematch``: the host's (a new match with the same people); a joiner's session has none."""

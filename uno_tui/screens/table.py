@@ -149,7 +149,6 @@ class TableScreen(Screen[None]):
         self.query_one("#log").border_title = "Log"
         for selector, title in self.PANEL_TITLES.items():
             self.query_one(selector).border_title = title
-        self.query_one("#status", StatusLine).deals = self.session.deals
         log = self.query_one(GameLog)
         log.can_focus = False  # the arrow keys choose cards, they do not scroll the log
         log.face = self.face
@@ -227,6 +226,7 @@ class TableScreen(Screen[None]):
 
     # -- showing the game -----------------------------------------------------------
     def _refresh(self) -> None:
+        self.query_one("#status", StatusLine).deals = self.session.deals  # (a sealed host's: at the match's end)
         self.obs = self.session.observation()  # the bound widgets follow
         self.query_one("#hand-panel").border_title = (
             "Watching · every hand is hidden" if self.obs["me"] is None else self._hand_title(self.obs))
