@@ -25,6 +25,7 @@ from .runtime import tune_gc
 from .save import default_save_path
 from .seats import DEFAULTS, RUNTIME_SETTINGS, HostConfig
 
+
 def number(kind: type, words: str, ok: Callable[[Any], bool], rule: str) -> Callable[[str], Any]:
     """An argparse type: ``kind(text)``, refused with ``rule`` unless ``ok(value)`` (a bad number on
     the command line is an argument error: status 2 and what is wrong, never a traceback)."""
@@ -110,7 +111,8 @@ class _Printer:
             self.line("the game starts: " + ", ".join(data["names"]))
         elif kind == "round_over":
             names = data["names"]
-            self.line(f"round {data['round'] + 1} over: {names[data['winner']]} wins {counted(data['points'], 'point')}; "
+            won = counted(data['points'], 'point')
+            self.line(f"round {data['round'] + 1} over: {names[data['winner']]} wins {won}; "
                       "scores " + ", ".join(f"{n} {s}" for n, s in zip(names, data["scores"])))
         elif kind == "end":
             who = data["names"][data["winner"]] if data["winner"] is not None else None

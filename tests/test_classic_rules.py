@@ -1068,7 +1068,8 @@ def test_describe_in_words():
     assert core.describe(core.Event("reshuffle", count=1), names) == \
         "The discard pile is shuffled into a new draw pile (1 card)."
     assert core.describe(core.Event("reshuffle", count=40), names).endswith("(40 cards).")
-    assert core.describe(core.Event("round_over", player=1, points=1), names) == "Bob wins the round and scores 1 point."
+    assert core.describe(core.Event("round_over", player=1, points=1), names) == \
+        "Bob wins the round and scores 1 point."
     assert core.describe(core.Event("round_over", player=1, points=0), names).endswith("scores 0 points.")
     g = make(3, [["W", "B2"], PAD, PAD], ["R5"])
     e = play(g, 0, "W", "blue")[0]

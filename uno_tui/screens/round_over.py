@@ -129,7 +129,8 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             keys.update(self._gone_keys())
 
     def _gone_keys(self) -> str:
-        return f"{(self.gone or '')[:1].upper()}{(self.gone or '')[1:]} · q: quit · esc: look at the table"
+        reason = self.gone or ""
+        return f"{reason[:1].upper()}{reason[1:]} · q: quit · esc: look at the table"
 
     def _compose_match_end(self) -> ComposeResult:
         """Who won the match (or what wins it, or how many rounds are left), and the keys."""

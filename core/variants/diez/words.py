@@ -67,7 +67,8 @@ WORDS["token_give"] = lambda e, who, tgt: f"{who} gives {a_token(e.reason or '')
 WORDS["token_remove"] = lambda e, who, tgt: f"{a_token(e.reason or '', capital=True)} of {tgt}'s goes back to the bag."
 WORDS["token_steal"] = lambda e, who, tgt: f"{who} steals {tgt}'s {token_word(e.reason or '')} token."
 WORDS["token_trigger"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} token acts and is spent."
-WORDS["token_effect"] = lambda e, who, tgt: f"{who}'s {token_word(e.reason or '')} tokens add {counted(e.count, 'card')}."
+WORDS["token_effect"] = lambda e, who, tgt: (f"{who}'s {token_word(e.reason or '')} tokens add "
+                                             f"{counted(e.count, 'card')}.")
 
 DRAW_REASONS = {
     "dagger": " (Dagger)",

@@ -195,7 +195,8 @@ WORDS: dict[str, Any] = {
     "c4": _aoe_start("c4"),
     "grenade": _aoe_start("grenade"),
     "attach": lambda e, who, tgt: f"{who} attaches {cards_words(e)} face down.",
-    "bomb": lambda e, who, tgt: f"{who}'s 炸弹 Bomb goes off: {counted(e.count, 'card')} for them, one fewer a seat away.",
+    "bomb": lambda e, who, tgt: (f"{who}'s 炸弹 Bomb goes off: {counted(e.count, 'card')} for them, "
+                                 "one fewer a seat away."),
     "bound": lambda e, who, tgt: (f"{who} is bound by 紧箍咒: no cards from the pile until the hand is down "
                                   f"to {e.count}."),
     "cancel": lambda e, who, tgt: f"{who} plays 寡妇 Widow: the {effect_words(e.reason)} is cancelled.",

@@ -16,7 +16,8 @@ class ClassicSummary(Summary):
         obs = self.obs
         winner = obs["winner"]
         verb = "win" if winner == obs["me"] else "wins"
-        return f"{self.who(winner)} {verb} the round and score{'' if verb == 'win' else 's'} {counted(obs['points'], 'point')}."
+        score = "score" if verb == "win" else "scores"
+        return f"{self.who(winner)} {verb} the round and {score} {counted(obs['points'], 'point')}."
 
     def compose_body(self) -> ComposeResult:
         obs = self.obs
