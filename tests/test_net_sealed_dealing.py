@@ -10,6 +10,7 @@ never past this peer's own next message).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import Any
 
 import msgpack
@@ -470,3 +471,59 @@ def test_keys_dealt_wait_on_the_moves_signatures_but_not_on_others_keys() -> Non
     assert KeysAfterMoves.waiting
     assert all(moves == 0 for _, moves in KeysAfterMoves.waiting), KeysAfterMoves.waiting
     assert any(keys for keys, _ in KeysAfterMoves.waiting), KeysAfterMoves.waiting
+
+
+class Checking(SealedPeer):
+    """Marks its walk, so that a signature check can tell whose it is (:data:`CHECKER`)."""
+
+    async def run(self) -> None:
+        CHECKER.set(self)
+        await super().run()
+
+
+CHECKER: contextvars.ContextVar[SealedPeer | None] = contextvars.ContextVar("checker", default=None)
+
+
+def test_no_peer_checks_a_signature_it_knows_already(monkeypatch: Any) -> None:
+    """A peer's own entries come back in the log signed as it signed them, and the host's relay
+    checks each participant's message as it takes it into the log: neither is checked again (the
+    host's peer would check every entry of the log twice in one process). Everything else still is."""
+    import net.sealing.lockstep as lockstep
+    import net.sealing.waiting as waiting
+
+    real = lockstep.verify
+    checks: list[tuple[SealedPeer | None, bytes]] = []
+
+    def counted(ident: bytes, s: bytes, tag: bytes, m: bytes) -> bool:
+        checks.append((CHECKER.get(), ident))
+        return real(ident, s, tag, m)
+
+    monkeypatch.setattr(lockstep, "verify", counted)
+    monkeypatch.setattr(waiting, "verify", counted)
+    host, peers = play("classic", 4, 3, rounds=2, host_class=Checking,
+                       client_classes={1: Checking, 2: Checking, 3: Checking})
+    check_clean(host, peers, 2)
+    assert all(who is not None for who, _ in checks)
+    assert not [i for who, i in checks if who is host.peer], "the host's peer checked what its relay had checked"
+    for peer in peers[1:]:
+        theirs = [i for who, i in checks if who is peer]
+        assert peer.roster[peer.pid] not in theirs, f"participant {peer.pid} checked its own signature"
+        # Every other participant's entries are still checked, the host's included.
+        assert set(theirs) == {i for p, i in peer.roster.items() if p != peer.pid}
+
+
+def test_a_table_waiting_for_its_players_makes_the_engines_deal_once_and_takes_no_harm_from_junk() -> None:
+    """What the host's lobby frame names is made once by the engine while the table fills (its deck's
+    cards and their plays, built once a process); a frame naming what cannot be makes nothing, quietly."""
+    import core
+    from core.game import _DECKS
+
+    for variant in core.VARIANTS:
+        cls = core.variant_class(variant)
+        n = max(cls.min_players, 4)
+        faces = tuple(cls.build_deck(n, cls.check_options({})))
+        deck._deal_ahead(variant, n, None)
+        assert any(key[0] is cls and key[1] == faces for key in _DECKS), variant
+    for variant, n, options in (("nope", 4, None), ("classic", 4, {"stacking": "sideways"}), ("classic", 99, None),
+                                ("classic", 4, {"x": 1})):
+        deck._deal_ahead(variant, n, options)

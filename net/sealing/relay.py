@@ -240,6 +240,8 @@ class SealedHost:
                 self._refuse(pid, "a message it did not sign" if pid is not None else "a message before the start")
                 refused += 1
                 continue  # refused: never logged
+            if self.peer is not None:
+                self.peer.vouch(pid, msg["m"], msg["s"])  # checked just now: the host's peer need not again
             self.append({"from": pid, "m": msg["m"], "s": msg["s"]})
 
     def _pid_of(self, ident: bytes) -> int | None:

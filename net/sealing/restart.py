@@ -39,6 +39,7 @@ class Restart:
     _backlog_moves: int
     _running: bool
     _check_signatures: Callable[..., None]
+    _vouched: dict[bytes, tuple[int, bytes]]
 
     def send(self, body: dict[str, Any]) -> None:
         assert self.identity is not None
@@ -49,12 +50,19 @@ class Restart:
         if body.get("k") == "smove":  # a move is never counted: a person's is not made again by the walk
             if self._move_key(body) in self._my_moves:
                 return  # this very move is in the log already (sent before a restart)
-            self._send(sign(self.identity, body))
+            self._send(self._signed(body))
             return
         self._sent += 1
         if self._sent <= self.already - self._backlog_moves:
             return  # in the log already (sent before a restart)
-        self._send(sign(self.identity, body))
+        self._send(self._signed(body))
+
+    def _signed(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` signed; when the log brings it back, this peer knows the signature for its own."""
+        assert self.identity is not None and self.pid is not None
+        out = sign(self.identity, body)
+        self._vouched[out["s"]] = (self.pid, out["m"])
+        return out
 
     def _check_secrets(self) -> None:
         """Before this peer makes a round secret afresh: the log must not hold its messages past here."""
@@ -65,6 +73,12 @@ class Restart:
     @staticmethod
     def _move_key(body: dict[str, Any]) -> tuple[Any, Any, bytes]:
         return body.get("r"), body.get("v"), msgpack.packb(body.get("a"), use_bin_type=True)
+
+    def vouch(self, author: int, m: bytes, s: bytes) -> None:
+        """Signature ``s`` of ``author`` over ``m`` was checked already, in this process (the host's
+        relay checks each participant's message as it takes it into the log): when the log brings
+        that very entry, this peer does not check it again."""
+        self._vouched[s] = (author, m)
 
     def feed(self, entry: dict[str, Any]) -> None:
         if self.pid is not None and entry.get("from") == self.pid and isinstance(entry.get("m"), bytes):
