@@ -7,16 +7,21 @@ SHA-256) lets ``join`` check it reached the right host.
 
 from __future__ import annotations
 
+import asyncio
 import errno
+import socket
 
 DEFAULT_PORT = 7777
 
 
 def split_fingerprint(text: str) -> tuple[str, str | None]:
     """``"uno://box:9000#3fa9c2"`` -> ``("box:9000", "3fa9c2")``; no fingerprint gives None."""
-    text = text.strip()
+    text = given = text.strip()
     if text.lower().startswith("uno://"):
         text = text[6:]
+    if "://" in text:
+        raise ValueError(f"{given!r}: a table's address is uno://HOST:PORT#FINGERPRINT (as its host shows it) "
+                         "or HOST[:PORT]")
     text = text.rstrip("/")
     fp: str | None = None
     if "#" in text:
@@ -70,3 +75,16 @@ def listen_error(bind: str, port: int, error: OSError) -> str:
     if error.errno == errno.EACCES:
         return f"not allowed to listen on port {port}: ports below 1024 need privileges; choose another with --port"
     return f"cannot listen on {bind}:{port}: {error.strerror or error}"
+
+
+def connect_error(where: str, error: BaseException) -> str:
+    """Why a table at ``where`` could not be reached, in words a player can act on."""
+    code = getattr(error, "errno", None)
+    if isinstance(error, ConnectionRefusedError) or code == errno.ECONNREFUSED:
+        return f"nothing answers at {where}: is the table open, and is that its port?"
+    if isinstance(error, socket.gaierror):
+        return f"no machine answers to the name in {where}: check the address"
+    if isinstance(error, (asyncio.TimeoutError, TimeoutError)) or code in (errno.ETIMEDOUT, errno.EHOSTUNREACH,
+                                                                           errno.ENETUNREACH):
+        return f"{where} cannot be reached: check the address, and that this machine is on its network"
+    return f"cannot reach {where}: {getattr(error, 'strerror', None) or error or type(error).__name__}"

@@ -217,3 +217,42 @@ def test_english_names_can_be_asked_for_at_a_network_table(argv: list[str], monk
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert cli.main(argv) == 0
     assert made and made[0]["english"] is True
+
+
+def test_an_address_of_another_kind_is_refused_saying_what_an_address_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """``join http://box`` was refused as a bad port; it is no table address at all."""
+    assert cli.main(["join", "http://box:7777"]) == 2
+    err = capsys.readouterr().err
+    assert "'http://box:7777': a table's address is uno://HOST:PORT#FINGERPRINT" in err
+    assert "the port must be a number" not in err
+
+
+def test_joining_where_nothing_listens_says_so_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port nobody listens on (a real loopback socket, bound and never listening): the bot says
+    nothing answers there, not ``[Errno 111] Connect call failed``."""
+    import socket
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))  # held, so nobody else takes it meanwhile; not listening
+        port = s.getsockname()[1]
+        assert cli.main(["bot", f"127.0.0.1:{port}"]) == 1
+    err = capsys.readouterr().err
+    assert f"nothing answers at 127.0.0.1:{port}: is the table open, and is that its port?" in err
+    assert "Errno" not in err
+
+
+def test_why_a_table_cannot_be_reached_is_said_in_words() -> None:
+    import asyncio
+    import errno
+    import socket
+
+    from net.address import connect_error
+
+    where = "uno://box:7777"
+    assert connect_error(where, socket.gaierror(-2, "Name or service not known")) == \
+        "no machine answers to the name in uno://box:7777: check the address"
+    for e in (asyncio.TimeoutError(), OSError(errno.EHOSTUNREACH, "No route to host")):
+        assert connect_error(where, e).startswith("uno://box:7777 cannot be reached: check the address")
+    assert connect_error(where, OSError(errno.EPIPE, "Broken pipe")) == "cannot reach uno://box:7777: Broken pipe"

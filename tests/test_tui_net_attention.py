@@ -87,7 +87,7 @@ async def test_after_a_failed_join_from_the_list_typing_goes_to_the_address_box(
             await until(pilot, lambda: isinstance(app.screen, ConnectScreen) and app.screen.found, what="the list")
             screen = app.screen
             await pilot.press("enter")
-            await until(pilot, lambda: "cannot reach" in str(screen.query_one("#connect-error").render()).lower(),
+            await until(pilot, lambda: "nothing answers" in str(screen.query_one("#connect-error").render()).lower(),
                         what="the error")
             address = screen.query_one("#address")
             await until(pilot, lambda: screen.focused is address, what="the address box focused")

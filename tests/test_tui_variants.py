@@ -20,7 +20,7 @@ from uno_tui.faces.classic.players import PlayersView
 from uno_tui.faces.classic.words import status_line
 from uno_tui.faces.wildrawz.table import TrickTableScreen
 from uno_tui.faces.wildrawz.widgets import RowView, SeatsView, TrickView
-from uno_tui.narration import between_rounds, log_line
+from uno_tui.narration import between_rounds, log_line, logged
 from uno_tui.screens import ColorPicker, HelpScreen, NewGameScreen, RoundOverScreen, TableScreen, TargetPicker
 from uno_tui.session import LocalSession, TableConfig, with_match_length
 from uno_tui.widgets import HandView, StatusLine
@@ -478,6 +478,27 @@ def test_lines_whose_words_say_they_say_you_when_it_is_you(variant: str, event: 
 def test_a_sealed_tables_claims_say_you(event: core.Event, line: str) -> None:
     """Seen at a sealed table: "You claims: refuse is legal with the cards Ann holds." (Ann was you)."""
     assert log_line(event, ["Sam", "Ada", "Ben"], 0) == line
+
+
+def test_a_claim_that_the_draw_after_it_says_already_takes_no_line_of_the_log() -> None:
+    """Drawing until a card can be played at a sealed table is a move a card, each after the claim that
+    the card drawn before cannot be played: the log told both, two lines a card. The draw says it."""
+    claim = core.Event("claim", player=1, reason="the card drawn cannot be played", count=1)
+    draw_on = core.Event("draw", player=1, count=1, reason="turn", visible_to=(1,))
+    assert logged([claim, draw_on]) == [draw_on]
+    lines = [log_line(e, ["Sam", "Ada", "Ben"], 0) for e in logged([claim, draw_on])]
+    assert lines == ["Ada draws 1 card."]
+    # Claims no draw of that player's turn says stay: a bluff's, one followed by a penalty or by
+    # another's draw, one ending its move.
+    bluff = core.Event("claim", player=1, reason="holds no red card", count=5)
+    play = core.Event("play", player=1, cards=(core.Card(3, None, "W+4"),), color="blue")
+    ruling = core.Event("claim", player=2, reason="Ada's hand held no red card", count=5)
+    penalty = core.Event("draw", player=2, count=6, reason="penalty", visible_to=(2,))
+    other = core.Event("draw", player=2, count=1, reason="turn", visible_to=(2,))
+    for events in ([bluff, play], [ruling, penalty], [claim, other], [claim]):
+        assert logged(events) == events
+    dealt = core.Event("draw", player=0, count=7, reason="deal", visible_to=(0,))
+    assert logged([dealt, play]) == [play]
 
 
 def test_status_line_for_a_stack_on_someone_else() -> None:

@@ -72,6 +72,24 @@ def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | 
     return text[:1].upper() + text[1:]  # "Blue Reverse cannot start the round"
 
 
+def logged(events: Sequence[Event]) -> list[Event]:
+    """The events of one deal or move that the log tells, one line each. Left out: each hand dealt
+    (a line per hand would drown the log), and a sealed table's claim that the same player's draw
+    on their turn, next, says already: drawing is the claim that nothing (or the card drawn) could
+    be played, and drawing until a card can be played makes one such claim a card. The claim
+    stays in the signed log, and the round's audit checks it all the same."""
+    out = []
+    for i, event in enumerate(events):
+        if event.kind == "draw" and event.reason == "deal":
+            continue
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if event.kind == "claim" and nxt is not None and nxt.kind == "draw" and nxt.reason == "turn" \
+                and nxt.player == event.player:
+            continue
+        out.append(event)
+    return out
+
+
 def humanize_error(message: str, names: Sequence[str], me: int | None) -> str:
     """An engine explanation, addressed to the human ("not yours" for "not Sam's"); a spectator has no "you"."""
     text = message if me is None else message.replace(f"not {names[me]}'s", "not yours")

@@ -54,6 +54,7 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
     host's rematches); 0 when the match ends with every audit clean."""
     import sys
 
+    from net.address import connect_error
     from net.errors import NetError
     from net.identity import KnownHosts
     from net.sealing import Alarm, SealedClient
@@ -111,7 +112,8 @@ def run_sealed_join(address: str | None, *, spectate: bool = False, english: boo
         if _door is not None and client.peer is None:  # refused at the door: the LAN list says why
             _door.append(e)
             return 1
-        print(f"uno-tui join: cannot join {address}: {e}", file=sys.stderr)
+        why = f"cannot join {address}: {e}" if isinstance(e, NetError) else connect_error(address, e)
+        print(f"uno-tui join: {why}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -124,6 +126,7 @@ def _join_from_lan(*, password: str | None, **options: Any) -> int:
     """``uno-tui join`` without an address: pick a sealed table on the LAN (or type an address), then join
     it; a join refused at the door (a fingerprint that does not match, a wrong password, a full table,
     nobody listening) comes back to the list with the reason, typing going to the address box."""
+    from net.address import connect_error
     from net.errors import NetError
     from net.identity import KnownHosts
     from net.secure import HandshakeError
@@ -144,7 +147,7 @@ def _join_from_lan(*, password: str | None, **options: Any) -> int:
         e = door[0]
         code = getattr(e, "code", "")
         ask = code in ("password", "no_password")
-        error = f"{e}" if isinstance(e, (HandshakeError, NetError)) else f"cannot reach {address}: {e}"
+        error = f"{e}" if isinstance(e, (HandshakeError, NetError)) else connect_error(address, e)
         browse = None if ask else browse  # a password to type: the list would take the focus from it
 
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, TextIO
 
 import core
 
-from ..address import DEFAULT_PORT, listen_error, parse_address, split_fingerprint
+from ..address import DEFAULT_PORT, connect_error, listen_error, parse_address, split_fingerprint
 from ..errors import NetError
 from ..identity import Identity, fingerprint
 from ..messages import clean_text
@@ -330,7 +330,8 @@ def run_sealed_bot(address: str | None, *, level: str | None = None, name: str =
             print(f"uno-tui bot: {alarm_text(a)}", file=out)
             return 1
         except (OSError, NetError) as e:
-            print(f"uno-tui bot: cannot join {address}: {e}", file=sys.stderr)
+            why = f"cannot join {address}: {e}" if isinstance(e, NetError) else connect_error(address, e)
+            print(f"uno-tui bot: {why}", file=sys.stderr)
             return 1
         finally:
             if client.transcript is not None:

@@ -38,6 +38,7 @@ from textual.worker import Worker
 from net import DEFAULT_PORT, Client, Host, HostConfig, Refused
 from net.seats import RUNTIME_SETTINGS
 from net import discovery
+from net.address import connect_error
 from net.commands import TRUSTED_HOST_LINE, listen_error
 
 from ..narration import humanize_error
@@ -209,8 +210,7 @@ class NetApp(OneLineNotices):
             self._connect_failed(address, str(e))
             return
         except (OSError, asyncio.TimeoutError) as e:
-            why = getattr(e, "strerror", None) or str(e) or type(e).__name__
-            self._connect_failed(address, f"cannot reach {address}: {why}")
+            self._connect_failed(address, connect_error(address, e))
             return
         except Exception as e:  # a handshake that failed some other way (a bad frame, a bad key...)
             log.info("joining %s failed", address, exc_info=True)

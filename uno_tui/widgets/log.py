@@ -12,7 +12,7 @@ from textual.widgets import RichLog
 from core import COLORS, Event
 
 from ..faces.face import Face
-from ..narration import log_line
+from ..narration import log_line, logged
 
 _COLOR_WORDS = re.compile(r"\b(" + "|".join(COLORS) + r")\b", re.IGNORECASE)
 
@@ -63,9 +63,7 @@ class GameLog(WrappingLog):
     """The cards named in English rather than in their own language (set by the table)."""
 
     def add_events(self, events: Iterable[Event], names: Sequence[str], me: int | None) -> None:
-        for event in events:
-            if event.kind == "draw" and event.reason == "deal":
-                continue  # one line per hand dealt would drown the log
+        for event in logged(list(events)):
             self.add(self._line(event, names, me))
 
     def add_heading(self, text: str) -> None:
