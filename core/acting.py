@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import UNO, Action
 from .decisions import Decision
+from .errors import SealedFace
 
 if TYPE_CHECKING:
     from .sealed import SlotState
@@ -32,6 +33,7 @@ class Acting:
     _slots: SlotState | None
     _legal_cache: tuple[int, dict[int, tuple[Action, ...]]]
     _turn_actions: Any  # (the game's: the actions of the player whose turn it is)
+    _explain: Any  # (the game's: why an action is not legal, in words)
 
     @property
     def decision(self) -> Decision | None:
@@ -119,6 +121,17 @@ class Acting:
     def legal_actions(self, p: int) -> list[Action]:
         """Every legal action of player ``p`` now (a wild once per colour)."""
         return list(self._legal(p))
+
+    def why_illegal(self, p: int, action: Action) -> str | None:
+        """Why ``action`` is not a legal move of ``p`` now, in words, as :meth:`apply` would refuse
+        it ("blue 2 does not match red 5 ..."); None when it is legal. A screen that checks a move
+        before it sends it (a network table's) says the same as one that applies it."""
+        if action in self._legal(p):
+            return None
+        try:
+            return str(self._explain(p, action))
+        except SealedFace:  # the explanation would need a card this game cannot see
+            return f"{action} is not legal with the cards shown"
 
     def _legal(self, p: int) -> tuple[Action, ...]:
         # Cached per state version: a random or bot move asks, then apply checks.

@@ -252,3 +252,16 @@ def test_a_copy_is_the_same_game_and_plays_on_alone(variant):
         assert g.to_dict() == before
         p = rng.choice(g.acting_order())
         g.apply(p, rng.choice(g.legal_actions(p)))
+
+
+def test_why_a_move_is_illegal_is_said_as_apply_refuses_it_and_a_legal_one_has_no_reason() -> None:
+    g = core.new_game("classic", ["Sam", "Ada"], seed=1, setup={
+        "hands": [["R1", "B+2"], ["G1"]], "discard": ["R3"], "current": 0})
+    bad = core.Action("play", next(c.id for c in g.hands[0] if c.rank == "+2"))
+    for p, action in ((0, bad), (1, core.Action("draw"))):
+        why = g.why_illegal(p, action)
+        with pytest.raises(core.IllegalAction) as refused:
+            g.apply(p, action)
+        assert why is not None and str(refused.value) == why
+    assert g.why_illegal(0, core.Action("draw")) is None
+    assert g.why_illegal(0, bad) == "B+2 does not match R3 (colour in play: red)"

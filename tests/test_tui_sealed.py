@@ -16,6 +16,7 @@ from test_tui import take_turn
 from test_tui_sealed_variants import _mine, play_round_by_keys
 from tui_support import summary_up, text_of, until
 
+from core import Action
 from net.sealing import SealedClient, SealedHost
 from uno_tui.app import UnoApp
 from uno_tui.screens import RoundOverScreen, TableScreen
@@ -23,6 +24,15 @@ from uno_tui.sealed_session import ScreenPeer, SealedSession
 
 
 async def _classic(pilot: Any, app: UnoApp, obs: dict[str, Any], seen: set[str]) -> None:
+    await take_turn(pilot, app)
+
+
+async def _draws_first(pilot: Any, app: UnoApp, obs: dict[str, Any], seen: set[str]) -> None:
+    """As :func:`_classic`, but the person's first turn draws (a card drawn is to be opened too)."""
+    if "drew" not in seen and obs["phase"] == "play" and any(a["kind"] == "draw" for a in obs["legal"]):
+        seen.add("drew")
+        await pilot.press("d")
+        return
     await take_turn(pilot, app)
 
 
@@ -55,7 +65,8 @@ async def test_a_whole_sealed_round_by_keys_with_every_audit_clean(where: str) -
         async with app.run_test(size=(100, 32)) as pilot:
             seat = session.me
             assert seat is not None
-            moves = await play_round_by_keys(pilot, app, session, tasks, _mine, _classic)
+            moves = await play_round_by_keys(pilot, app, session, tasks, _mine,
+                                             _draws_first if where == "alone" else _classic)
             got = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
             for _ in range(200):
                 if summary_up(app):
@@ -214,3 +225,30 @@ async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() ->
             t.cancel()
         await host.close()
         staying.cancel()
+
+
+async def test_a_move_the_persons_own_game_refuses_says_why_in_the_engines_words() -> None:
+    """A key pressed for a move that is not legal (a card that is not the person's, say) is refused
+    before anything is sent, with the words a table at home says ("you do not hold that card"), not
+    "Action(...) is not a legal move now"."""
+    import core
+
+    host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True)
+    await host.start()
+    task = asyncio.ensure_future(host.run())
+    try:
+        for _ in range(2000):
+            if host.peer is not None and host.peer.settled:
+                break
+            await asyncio.sleep(0.01)
+        peer = host.peer
+        assert peer is not None and peer.game is not None
+        g = peer.game
+        top = Action("play", g.discard[-1].id)  # the card on the pile: nobody's to play
+        with pytest.raises(core.IllegalAction) as refused:
+            peer.move(0, top)
+        assert str(refused.value) == g.why_illegal(0, top)
+        assert str(refused.value) in ("you do not hold that card", f"it is {g.names[1]}'s turn, not {g.names[0]}'s")
+    finally:
+        task.cancel()
+        await host.close()

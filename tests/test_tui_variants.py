@@ -501,6 +501,20 @@ def test_a_claim_that_the_draw_after_it_says_already_takes_no_line_of_the_log() 
     assert logged([dealt, play]) == [play]
 
 
+@pytest.mark.parametrize("variant", ["classic", "diez"])
+def test_a_forgotten_uno_does_not_hide_that_it_is_your_turn(variant: str) -> None:
+    from uno_tui.faces.diez.words import status_line as diez_status
+
+    line = diez_status if variant == "diez" else status_line
+    game = core.new_game(variant, ["Sam", "Ada", "Ben"], seed=1, setup={
+        "hands": [["R1", "R2"], ["R5", "G1"], ["B1", "B2"]], "discard": ["R7"], "current": 0})
+    game.apply(0, core.Action("play", next(c.id for c in game.hands[0] if c.rank == "1")))  # no UNO called
+    mine = line(game.observation(1), game.names)
+    assert mine.startswith("Sam forgot to call UNO: press x to catch them!") and mine.endswith("your turn."), mine
+    theirs = line(game.observation(2), game.names)
+    assert theirs == "Sam forgot to call UNO: press x to catch them!"
+
+
 def test_status_line_for_a_stack_on_someone_else() -> None:
     game = core.new_game("nomercy", ["Sam", "Ada", "Ben"], seed=1, setup={
         "hands": [["R+2", "R1", "R2"], ["G1", "G2"], ["B1"]], "discard": ["R5"], "current": 0})

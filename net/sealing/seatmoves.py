@@ -92,8 +92,9 @@ class SeatMoves:
         g = self.game
         if g is None or p not in self.seats or g.phase == "over":
             raise core.IllegalAction("it is not a move this seat can make now")
-        if action not in g.legal_actions(p):
-            raise core.IllegalAction(f"{action} is not a legal move now")
+        why = g.why_illegal(p, action)
+        if why is not None:
+            raise core.IllegalAction(why)
         if not self._send_outside(p, action):
             raise core.IllegalAction("the table has stopped: a check of the log failed (the alarm follows)")
 

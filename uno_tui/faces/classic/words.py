@@ -40,7 +40,10 @@ def status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -
     if me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"
     if exposed and "catch" in legal:
-        return f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
+        line = f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
+        if obs["current"] == me and obs["phase"] == "play":  # the catch must not hide whose turn it is
+            line += " And it is your turn."
+        return line
     if obs["current"] != me:
         if "play" in legal:
             return "Jump in! You hold the very card on top: enter plays it out of turn."

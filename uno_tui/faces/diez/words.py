@@ -262,7 +262,10 @@ def status_line(obs: Obs, names: Sequence[str], deals: bool = True) -> str:
     if me is not None and me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"
     if exposed and "catch" in kinds:
-        return f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
+        line = f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
+        if me is not None and obs["current"] == me and obs["phase"] == "play" and not op:
+            line += " And it is your turn."  # the catch must not hide whose turn it is
+        return line
     if me is None or obs["current"] != me:
         if "play" in kinds:
             return "Jump in! j (or enter) plays your identical card out of turn · a: all actions"
