@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from rich.text import Text
 from textual.widgets import Static
 from textual.widgets._toast import Toast
 
@@ -182,3 +183,30 @@ async def test_a_window_too_small_says_so_in_words_that_fit_it(size: tuple[int, 
             words = " ".join(screen_text(app).split())
             assert f"{width}×{height}" in words and "60×18" in words, words
             assert "^q quits" in words or "^q leaves" in words or "ctrl+q" in words, words  # the way out, whole
+
+
+async def test_a_log_made_shorter_at_its_latest_line_stays_there_and_one_read_higher_up_is_left_alone() -> None:
+    """A hand that grows a row takes it from the log: its latest lines went out of sight below
+    (seen at an extended table: a card drawn, and the log stopped at the move before)."""
+
+    class Page(App[None]):
+        def compose(self) -> ComposeResult:
+            yield WrappingLog(id="log")
+
+    app = Page()
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(WrappingLog)
+        for i in range(60):
+            log.add(Text(f"line {i}"))
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y > 0
+        log.styles.height = 8  # the hand above grew
+        await until(pilot, lambda: log.scrollable_content_region.height < 15, what="the log made shorter")
+        await until(pilot, lambda: log.scroll_y == log.max_scroll_y, what="the latest line in view")
+        log.scroll_to(y=5, animate=False)  # the player reads higher up
+        await pilot.pause()
+        before = log.scrollable_content_region.height
+        log.styles.height = 6
+        await until(pilot, lambda: log.scrollable_content_region.height < before, what="shorter again")
+        await pilot.pause()
+        assert log.scroll_y == 5

@@ -32,6 +32,7 @@ class WrappingLog(RichLog):
         self.entries: list[Text] = []
         """Every line written, oldest first (the whole log's screen shows them all)."""
         self._wrapped_at = 0
+        self._shown_rows: int | None = None  # the height the log had at its last resize
 
     def add(self, text: Text) -> None:
         self.entries.append(text)
@@ -39,13 +40,21 @@ class WrappingLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         # (RichLog's own handler runs too: it writes what waited for the first size.)
-        width = self.scrollable_content_region.width
+        region = self.scrollable_content_region
+        width = region.width
+        # At its latest line before (the height it had then, not the new one): stay there.
+        shown = self._shown_rows
+        at_end = shown is None or self.scroll_y >= self.virtual_size.height - shown - 1
         if self._wrapped_at and width != self._wrapped_at and self.entries:
             self.clear()
             for text in self.entries[-REWRAP_LAST:]:
                 self.write(text, scroll_end=False)
             self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        elif shown is not None and region.height != shown and at_end:
+            # Shorter (a hand that grew a row, say): its latest lines would be hidden below.
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         self._wrapped_at = width
+        self._shown_rows = region.height
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> "WrappingLog":  # type: ignore[override]
         if not self._wrapped_at and self._size_known:
