@@ -460,6 +460,10 @@ def test_diez_token_lines_address_you(event: core.Event, line: str) -> None:
      "Ada takes 后悔药 Regret Pill: you take back your draw."),
     ("extended", core.Event("regret", player=0, target=1, reason="draw"),
      "You take 后悔药 Regret Pill: Ada takes back their draw."),
+    # A Choice's effect by its card's name, not its code ("TG").
+    ("diez", core.Event("choice", player=1, reason="TG"), "Ada chooses the Choice's effect: Tag."),
+    ("diez", core.Event("choice", player=0, reason=None), "You choose no effect for the Choice."),
+    ("diez", core.Event("proc", player=1, reason="mirror"), "Ada procs Mirror."),
 ])
 def test_lines_whose_words_say_they_say_you_when_it_is_you(variant: str, event: core.Event, line: str) -> None:
     assert log_line(event, ["Sam", "Ada", "Ben"], 0, variant) == line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...cards import RANK_NAMES
 from ...events import Event, counted, register_words
 
 CHALLENGED = {"DG": "Dagger", "W+4": "Draw 4", "WDC": "Draw Color", "WC": "Choice"}
@@ -19,13 +20,11 @@ WORDS: dict[str, Any] = {
     "cut": "{who} cuts the deck: a new pile{pile}.",
     "stitch": "{who} stitches another pile onto theirs (piles now: {n}).",
     "discard": "{who} discards {cards}{pile}.",
-    "proc": "{who} procs {kind}.",
     "reveal": "{who}'s hand is shown: {cards}.",
     "give_card": "{who} gives {tgt} {cards}.",
     "needle": "{who} stops drawing (the Needle).",
     "bomb": "{who} drew a Bomb: 3 more cards.",
     "last_black": "{who} played a black card last and must draw 2.",
-    "choice": "{who} chooses the Choice's effect: {kind}.",
     "mirror_armed": "{who} holds a Mirror's effect: the next power card used on them turns back.",
     "mirror_used": "{who}'s Mirror effect turns {tgt}'s card back on {tgt}.",
 }
@@ -37,6 +36,9 @@ def _challenge(e: Event, who: str, tgt: str) -> str:
 
 
 WORDS["challenge"] = _challenge
+# The effect by its card's name ("Tag"), not its code ("TG"); none at all is a pass.
+WORDS["choice"] = lambda e, who, tgt: (f"{who} chooses the Choice's effect: {RANK_NAMES.get(e.reason, e.reason)}."
+                                       if e.reason else f"{who} chooses no effect for the Choice.")
 
 
 def _search(e: Event, who: str, tgt: str) -> str:
@@ -62,6 +64,7 @@ def a_token(kind: str, capital: bool = False) -> str:
     return f"{article.capitalize() if capital else article} {word} token"
 
 
+WORDS["proc"] = lambda e, who, tgt: f"{who} procs {token_word(e.reason or '')}."  # "procs Mirror", not "mirror"
 WORDS["token_draw"] = lambda e, who, tgt: f"{who} draws {a_token(e.reason or '')}."
 WORDS["token_give"] = lambda e, who, tgt: f"{who} gives {a_token(e.reason or '')} to {tgt}."
 WORDS["token_remove"] = lambda e, who, tgt: f"{a_token(e.reason or '', capital=True)} of {tgt}'s goes back to the bag."
