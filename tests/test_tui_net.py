@@ -193,6 +193,8 @@ async def test_a_spectator_sees_the_public_table_and_no_hand() -> None:
             assert table is not None and app.session is not None and app.session.me is None
             assert table.query_one("#hand-panel").border_title.startswith("Watching")
             assert not table.query_one(HandView).cards
+            # No hand: one line of words, not the four rows of a hand's cards (the log has them).
+            await until(pilot, lambda: table.query_one(HandView).region.height == 1, what="a one-line hand")
             await pilot.press("d")  # a spectator's key does nothing but explain
             await until(pilot, lambda: any("spectators cannot play" in m for m in notifications(app)))
             await until(pilot, lambda: app.session.observation()["over"], what="the end of the round")

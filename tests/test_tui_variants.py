@@ -596,6 +596,19 @@ def test_the_keys_after_the_last_round_of_a_hosts_rounds_offer_no_next_round() -
     assert between_rounds({"match_over": False, "round": 3}) == "n: next round"
 
 
+def test_between_a_sealed_tables_rounds_the_table_deals_not_the_host() -> None:
+    """A sealed table deals its next round by itself, once every audit is in: its players were told the
+    host would (``deals`` None: nobody at the table deals it)."""
+    mid = {"match_over": False, "round": 0, "target_score": 500}
+    assert between_rounds(mid, deals=None) == "the table deals the next round once every audit is in"
+    assert between_rounds({**mid, "match_over": True}, deals=None) == "the host decides on a rematch · ctrl+q: leave"
+    from types import SimpleNamespace
+
+    summary = RoundOverScreen(mid, SimpleNamespace(unit="points"), deals=None)  # type: ignore[arg-type]
+    keys = [w for w in summary._compose_match_end() if w.id == "round-keys"]
+    assert "the table deals the next round once every audit is in · esc" in str(keys[0].render())
+
+
 def test_a_hosts_rounds_shorter_than_the_rules_match_is_the_match_shown() -> None:
     """Seen at a Wild Rawz table of ``host --rounds 1``: the header said "round 1 of 6"."""
     wildrawz = {"round": 0, "rounds_in_match": 6, "match_over": False}

@@ -103,11 +103,19 @@ def match_decided(obs: dict[str, Any]) -> bool:
     return bool(obs.get("match_over")) or bool(limit) and obs.get("round", 0) + 1 >= limit
 
 
-def between_rounds(obs: dict[str, Any], deals: bool = True) -> str:
-    """The keys once a round is over: ``n`` deals when this seat deals; a network joiner waits for the host."""
+def between_rounds(obs: dict[str, Any], deals: bool | None = True) -> str:
+    """The keys once a round is over: ``n`` deals when this seat deals; a network joiner waits for the
+    host, or (``deals`` None) for the table, which deals the next round by itself."""
     if match_decided(obs):
         return "n: rematch · ctrl+q: quit" if deals else "the host decides on a rematch · ctrl+q: leave"
-    return "n: next round" if deals else "the host deals the next round"
+    return "n: next round" if deals else next_round_by(deals)
+
+
+def next_round_by(deals: bool | None) -> str:
+    """Who deals the next round when this seat does not: the host, or (None) the table by itself."""
+    if deals is None:
+        return "the table deals the next round once every audit is in"
+    return "the host deals the next round"
 
 
 def who(p: int | None, names: Sequence[str], me: int | None) -> str:

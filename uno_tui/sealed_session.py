@@ -30,10 +30,12 @@ class SealedSession:
     ``peer`` is running (its first deal done: :attr:`SealedPeer.game` is set)."""
 
     @property
-    def deals(self) -> bool:
+    def deals(self) -> bool | None:
         """Whether this seat starts what comes next: the table deals its next round by itself (every
-        peer, once every verdict is in), so only a host whose match is decided does (its rematch)."""
-        return self._rematch is not None and match_decided(self._obs)
+        peer, once every verdict is in: None), so only a host whose match is decided does (its rematch)."""
+        if not match_decided(self._obs):
+            return None
+        return self._rematch is not None
 
     def __init__(self, peer: SealedPeer, rematch: Callable[[], None] | None = None) -> None:
         """``rematch``: the host's (a new match with the same people); a joiner's session has none."""

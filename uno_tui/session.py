@@ -79,8 +79,9 @@ class Session(Protocol):
         """The human's seat; ``None`` for a spectator."""
 
     @property
-    def deals(self) -> bool:
-        """Whether this seat deals the next round (a network joiner waits for the host)."""
+    def deals(self) -> bool | None:
+        """Whether this seat deals the next round (a network joiner waits for the host); None: nobody
+        does, the table deals it by itself (a sealed table, once every audit is in)."""
 
     def observation(self) -> Observation:
         """The human's current view (``core.Game.observation`` format)."""

@@ -22,7 +22,7 @@ from textual.widgets import Static
 from core.events import counted
 
 from ..faces.face import RoundSummary
-from ..narration import match_decided
+from ..narration import match_decided, next_round_by
 from ..widgets.cards import UNO_CARDS, CardPainter, CardPainting
 
 RoundOverChoice = Literal["next", "rematch", "quit", "stay"]
@@ -107,12 +107,13 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         Binding("escape", "choose('stay')", "look at the table"),
     ]
 
-    def __init__(self, obs: dict[str, Any], summary: RoundSummary, *, deals: bool = True) -> None:
+    def __init__(self, obs: dict[str, Any], summary: RoundSummary, *, deals: bool | None = True) -> None:
         super().__init__()
         self.obs = obs
         self.summary = summary
         self.deals = deals
-        """Whether the player looking can deal the next round; a joiner waits for the host."""
+        """Whether the player looking can deal the next round; a joiner waits for the host (None: the
+        table deals it by itself)."""
         self.gone: str | None = None
         """Why the table is gone (a network table its host closed), or None: then nothing comes next."""
 
@@ -144,7 +145,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         if self.gone:
             yield Static(self._gone_keys(), id="round-keys")
             return
-        keys = "n or enter: next round" if self.deals else "the host deals the next round"
+        keys = "n or enter: next round" if self.deals else next_round_by(self.deals)
         if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz; a host's --rounds)
             left = obs["rounds_in_match"] - obs["round"] - 1
             yield Static(f"{left} more round{'s' if left != 1 else ''} in the match · {keys} · "

@@ -146,6 +146,8 @@ class HandView(CardPainter, ObsWidget):
         return max(1, (width + GAP) // self._slot())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if not self.cards:  # one line of words (a spectator's, say): the rest is the log's
+            return 1
         cols = self._columns(width)
         return max(1, -(-len(self.cards) // cols)) * self._row_height() + self.REVEAL_EXTRA
 

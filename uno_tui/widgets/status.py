@@ -51,8 +51,9 @@ class MatchBar(ObsWidget):
 class StatusLine(ObsWidget):
     """What is going on and the keys that matter now, in the game's words; styled by urgency."""
 
-    deals = True
-    """Whether this seat deals the next round (a network joiner waits for the host)."""
+    deals: bool | None = True
+    """Whether this seat deals the next round (a network joiner waits for the host; None: the table
+    deals it by itself)."""
 
     def __init__(self, names: Sequence[str], face: Face, **kwargs: Any) -> None:
         super().__init__(names, **kwargs)
