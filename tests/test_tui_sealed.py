@@ -252,3 +252,41 @@ async def test_a_move_the_persons_own_game_refuses_says_why_in_the_engines_words
     finally:
         task.cancel()
         await host.close()
+
+
+async def test_a_rounds_summary_stays_while_the_sealed_table_deals_the_next_round_by_itself() -> None:
+    """A sealed table deals its next round by itself, a moment after the round's audits: the new deal
+    took its summary off the screen (or came before it was up), so a person never saw who won the
+    round and what it scored. The summary now stays until the person leaves it, says the next round
+    is dealt, and n goes to it."""
+    host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True, rounds=2)
+    await host.start()
+    tasks = [asyncio.ensure_future(host.run())]
+    try:
+        for _ in range(2000):
+            if host.peer is not None and host.peer.settled:
+                break
+            await asyncio.sleep(0.01)
+        peer = host.peer
+        assert peer is not None
+        session = SealedSession(peer)
+        app = UnoApp(session, pacing=(0.0, 0.0))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await play_round_by_keys(pilot, app, session, tasks, _mine, _classic)
+            await until(pilot, lambda: summary_up(app), what="the round's summary")
+            summary = app.screen
+            assert isinstance(summary, RoundOverScreen) and summary.obs["round"] == 0
+            # The table deals round 2 by itself; the summary stays, and says so.
+            await until(pilot, lambda: session.observation()["round"] == 1 and not session.observation()["over"],
+                        what="the next round dealt")
+            await until(pilot, lambda: "the next round is dealt" in text_of(summary.query_one("#round-keys")),
+                        what="the keys saying it")
+            assert app.screen is summary
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), what="back at the table")
+            assert app.screen.obs["round"] == 1 and not app.screen.obs["over"]  # type: ignore[attr-defined]
+            assert not app._notifications  # n dealt nothing: no "not now"
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()

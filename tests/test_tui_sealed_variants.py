@@ -103,6 +103,11 @@ async def play_round_by_keys(pilot: Any, app: UnoApp, session: SealedSession, ta
     assert seat is not None
     seen: set[str] = set()
     moves = 0
+    start = session.observation()["round"]
+
+    def done(o: Obs) -> bool:
+        """The round is over, or the next is dealt already (a sealed table deals it by itself)."""
+        return bool(o["over"]) or o["round"] != start
 
     def broken() -> str:
         errors = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
@@ -116,11 +121,11 @@ async def play_round_by_keys(pilot: Any, app: UnoApp, session: SealedSession, ta
 
     for _ in range(1500):
         assert not broken(), broken()
-        await until(pilot, lambda: (lambda o: o["over"] or (must_act(o) and _ready(app) and not _made_for_me(o)))(
+        await until(pilot, lambda: (lambda o: done(o) or (must_act(o) and _ready(app) and not _made_for_me(o)))(
             session.observation()) or any(t.done() for t in tasks), 90,
             lambda: _stuck(session.observation(), app), step=0.01)
         obs = session.observation()
-        if obs["over"]:
+        if done(obs):
             break
         g = peer.game
         assert g is not None

@@ -33,7 +33,8 @@ class SealedSession:
     def deals(self) -> bool | None:
         """Whether this seat starts what comes next: the table deals its next round by itself (every
         peer, once every verdict is in: None), so only a host whose match is decided does (its rematch)."""
-        if not match_decided(self._obs):
+        obs = self._obs
+        if not (obs["over"] and match_decided(obs)):  # (the last round of a --rounds match, too, until it ends)
             return None
         return self._rematch is not None
 

@@ -116,12 +116,35 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         table deals it by itself)."""
         self.gone: str | None = None
         """Why the table is gone (a network table its host closed), or None: then nothing comes next."""
+        self.dealt = False
+        """Whether the next round is dealt already (a table that deals by itself): the keys go to it."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="round-over"):
             yield Static(self.summary.headline(), id="round-headline")
             yield from self.summary.compose_body()
             yield from self._compose_match_end()
+
+    def next_dealt(self) -> None:
+        """The table dealt the next round by itself (a sealed table, once every audit was in): the
+        keys now go to it."""
+        self.dealt = True
+        if not self.gone and not match_decided(self.obs):
+            for keys in self.query("#round-keys"):
+                keys.update(self._next_keys())
+
+    def _next_keys(self) -> str:
+        """The keys under a round that does not end the match."""
+        if self.dealt:
+            keys = "the next round is dealt · n or enter: to the table"
+        else:
+            keys = "n or enter: next round" if self.deals else next_round_by(self.deals)
+            keys += " · esc: look at the table"
+        limit = self.obs.get("rounds_in_match")
+        if limit:  # a match of a fixed number of rounds (Wild Rawz; a host's --rounds)
+            left = limit - self.obs["round"] - 1
+            return f"{left} more round{'s' if left != 1 else ''} in the match · {keys}"
+        return keys
 
     def table_gone(self, reason: str) -> None:
         """The table closed (``reason``): no next round or rematch comes, whatever the keys said."""
@@ -145,14 +168,9 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         if self.gone:
             yield Static(self._gone_keys(), id="round-keys")
             return
-        keys = "n or enter: next round" if self.deals else next_round_by(self.deals)
-        if obs.get("rounds_in_match"):  # a match of a fixed number of rounds (Wild Rawz; a host's --rounds)
-            left = obs["rounds_in_match"] - obs["round"] - 1
-            yield Static(f"{left} more round{'s' if left != 1 else ''} in the match · {keys} · "
-                         "esc: look at the table", id="round-keys")
-        else:
+        if not obs.get("rounds_in_match"):
             yield Static(f"First to {obs['target_score']} {unit} wins the match.", id="round-target")
-            yield Static(f"{keys} · esc: look at the table", id="round-keys")
+        yield Static(self._next_keys(), id="round-keys")
 
     def on_mount(self) -> None:
         obs = self.obs

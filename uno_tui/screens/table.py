@@ -106,6 +106,7 @@ class TableScreen(Screen[None]):
         self._last_version = -1
         self._round_over_timer: Timer | None = None
         self._round_over_pending = False  # the round ended and its summary has not been shown yet
+        self._ended: dict[str, Any] | None = None  # the observation the last round ended on
         self.gone: str | None = None
         """Why the table is gone (a network table its host closed, or whose link gave up), or None."""
         self._too_small = False
@@ -251,10 +252,16 @@ class TableScreen(Screen[None]):
         elif new_deal:
             rematch = obs["round"] == 0
             self._round_key = self._deal_key(obs)
-            self._round_over_pending = False
             self.query_one("#hand", HandView).fresh = frozenset()
-            if isinstance(self.app.screen, RoundOverScreen):
-                self.app.screen.dismiss("stay")  # someone else dealt (a network host): back to the table
+            if self.session.deals is None and not rematch:
+                # A table that deals by itself (a sealed one, a moment after the round's audits): the
+                # last round's summary stays, or is still to come, until the person leaves it.
+                if isinstance(self.app.screen, RoundOverScreen):
+                    self.app.screen.next_dealt()
+            else:
+                self._round_over_pending = False
+                if isinstance(self.app.screen, RoundOverScreen):
+                    self.app.screen.dismiss("stay")  # someone else dealt (a network host): back to the table
             self.query_one(GameLog).add_heading(("New match · " if rematch else "") + f"Round {obs['round'] + 1}")
         self._after(events)
 
@@ -301,6 +308,7 @@ class TableScreen(Screen[None]):
         assert self.obs is not None
         self.call_after_refresh(self._prompt_if_asked)
         if self.obs["over"]:
+            self._ended = self.obs
             self._round_over_pending = True
             delay = MIN_TIMER if self.pacing[1] == 0 else 1.2  # a moment to see the last card land
             if self._round_over_timer is None:
@@ -333,7 +341,8 @@ class TableScreen(Screen[None]):
             return
         if not self.obs["over"]:
             self.session.wake()  # the others waited while a picker or a page covered the table
-        elif self._round_over_pending and self._round_over_timer is None:
+            self.call_after_refresh(self._prompt_if_asked)  # (a round dealt under its summary may ask)
+        if self._round_over_pending and self._round_over_timer is None:
             self._round_over_timer = self.set_timer(MIN_TIMER, self._show_round_over)
 
     # -- the human's intents --------------------------------------------------------------
@@ -425,15 +434,21 @@ class TableScreen(Screen[None]):
     def _show_round_over(self) -> None:
         self._round_over_timer = None
         assert self.obs is not None
-        if self.obs["over"] and self._round_over_pending and self.is_active:
+        ended = self._ended if self._ended is not None else self.obs
+        # (A table that deals by itself may have dealt the next round already: its summary still shows.)
+        if ended["over"] and self._round_over_pending and self.is_active:
             self._round_over_pending = False
-            summary = self.face.round_summary(self.obs, self.session.names)
-            screen = RoundOverScreen(self.obs, summary, deals=self.session.deals)
+            summary = self.face.round_summary(ended, self.session.names)
+            screen = RoundOverScreen(ended, summary, deals=self.session.deals)
             if self.gone is not None:
                 screen.table_gone(self.gone)
+            elif not self.obs["over"]:
+                screen.next_dealt()
             self.app.push_screen(screen, self._round_over_chosen)
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
+        if choice in ("next", "rematch") and self.obs is not None and not self.obs["over"]:
+            return  # the table dealt it already (a sealed table deals by itself): here it is
         if choice in ("next", "rematch"):
             self._deal(choice)
         elif choice == "quit":
