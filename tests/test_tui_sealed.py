@@ -254,11 +254,14 @@ async def test_a_move_the_persons_own_game_refuses_says_why_in_the_engines_words
         await host.close()
 
 
-async def test_a_rounds_summary_stays_while_the_sealed_table_deals_the_next_round_by_itself() -> None:
+@pytest.mark.parametrize("pacing", [(0.0, 0.0), (0.6, 0.9)])
+async def test_a_rounds_summary_stays_while_the_sealed_table_deals_the_next_round_by_itself(
+        pacing: tuple[float, float]) -> None:
     """A sealed table deals its next round by itself, a moment after the round's audits: the new deal
     took its summary off the screen (or came before it was up), so a person never saw who won the
     round and what it scored. The summary now stays until the person leaves it, says the next round
-    is dealt, and n goes to it."""
+    is dealt, and n goes to it. At the usual pace the summary waits a moment to let the last card
+    land; a new deal shows it at once, not a moment into the new round."""
     host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True, rounds=2)
     await host.start()
     tasks = [asyncio.ensure_future(host.run())]
@@ -270,15 +273,17 @@ async def test_a_rounds_summary_stays_while_the_sealed_table_deals_the_next_roun
         peer = host.peer
         assert peer is not None
         session = SealedSession(peer)
-        app = UnoApp(session, pacing=(0.0, 0.0))
+        app = UnoApp(session, pacing=pacing)
         async with app.run_test(size=(100, 32)) as pilot:
             await play_round_by_keys(pilot, app, session, tasks, _mine, _classic)
+            # The table deals round 2 by itself; the summary is up by then, and stays.
+            await until(pilot, lambda: session.observation()["round"] == 1, what="the next round dealt")
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, RoundOverScreen)  # at once with the deal, at any pace
             await until(pilot, lambda: summary_up(app), what="the round's summary")
             summary = app.screen
             assert isinstance(summary, RoundOverScreen) and summary.obs["round"] == 0
-            # The table deals round 2 by itself; the summary stays, and says so.
-            await until(pilot, lambda: session.observation()["round"] == 1 and not session.observation()["over"],
-                        what="the next round dealt")
             await until(pilot, lambda: "the next round is dealt" in text_of(summary.query_one("#round-keys")),
                         what="the keys saying it")
             assert app.screen is summary

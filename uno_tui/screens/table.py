@@ -258,6 +258,10 @@ class TableScreen(Screen[None]):
                 # last round's summary stays, or is still to come, until the person leaves it.
                 if isinstance(self.app.screen, RoundOverScreen):
                     self.app.screen.next_dealt()
+                elif self._round_over_pending:  # the summary first, not a moment into the new round
+                    if self._round_over_timer is not None:
+                        self._round_over_timer.stop()
+                    self._show_round_over()
             else:
                 self._round_over_pending = False
                 if isinstance(self.app.screen, RoundOverScreen):
@@ -442,7 +446,7 @@ class TableScreen(Screen[None]):
             screen = RoundOverScreen(ended, summary, deals=self.session.deals)
             if self.gone is not None:
                 screen.table_gone(self.gone)
-            elif not self.obs["over"]:
+            elif not self.session.observation()["over"]:  # (the table may not have drawn it yet)
                 screen.next_dealt()
             self.app.push_screen(screen, self._round_over_chosen)
 
