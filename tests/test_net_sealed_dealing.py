@@ -488,18 +488,16 @@ def test_no_peer_checks_a_signature_it_knows_already(monkeypatch: Any) -> None:
     """A peer's own entries come back in the log signed as it signed them, and the host's relay
     checks each participant's message as it takes it into the log: neither is checked again (the
     host's peer would check every entry of the log twice in one process). Everything else still is."""
-    import net.sealing.lockstep as lockstep
     import net.sealing.waiting as waiting
 
-    real = lockstep.verify
+    real = waiting.verify
     checks: list[tuple[SealedPeer | None, bytes]] = []
 
     def counted(ident: bytes, s: bytes, tag: bytes, m: bytes) -> bool:
         checks.append((CHECKER.get(), ident))
         return real(ident, s, tag, m)
 
-    monkeypatch.setattr(lockstep, "verify", counted)
-    monkeypatch.setattr(waiting, "verify", counted)
+    monkeypatch.setattr(waiting, "verify", counted)  # (every check of a log entry's signature is there)
     host, peers = play("classic", 4, 3, rounds=2, host_class=Checking,
                        client_classes={1: Checking, 2: Checking, 3: Checking})
     check_clean(host, peers, 2)

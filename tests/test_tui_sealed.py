@@ -227,20 +227,27 @@ async def test_the_hosts_r_at_the_match_end_deals_a_rematch_on_every_screen() ->
         staying.cancel()
 
 
+async def _host_alone(**kw: Any) -> tuple[SealedHost, list[asyncio.Future[Any]]]:
+    """A sealed classic host whose person plays seat 0 against the host's own bot (nobody joins),
+    once its first deal is done; its task is the list's."""
+    host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True, **kw)
+    await host.start()
+    tasks = [asyncio.ensure_future(host.run())]
+    for _ in range(2000):
+        if host.peer is not None and host.peer.settled:
+            break
+        await asyncio.sleep(0.01)
+    return host, tasks
+
+
 async def test_a_move_the_persons_own_game_refuses_says_why_in_the_engines_words() -> None:
     """A key pressed for a move that is not legal (a card that is not the person's, say) is refused
     before anything is sent, with the words a table at home says ("you do not hold that card"), not
     "Action(...) is not a legal move now"."""
     import core
 
-    host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True)
-    await host.start()
-    task = asyncio.ensure_future(host.run())
+    host, tasks = await _host_alone()
     try:
-        for _ in range(2000):
-            if host.peer is not None and host.peer.settled:
-                break
-            await asyncio.sleep(0.01)
         peer = host.peer
         assert peer is not None and peer.game is not None
         g = peer.game
@@ -250,7 +257,8 @@ async def test_a_move_the_persons_own_game_refuses_says_why_in_the_engines_words
         assert str(refused.value) == g.why_illegal(0, top)
         assert str(refused.value) in ("you do not hold that card", f"it is {g.names[1]}'s turn, not {g.names[0]}'s")
     finally:
-        task.cancel()
+        for t in tasks:
+            t.cancel()
         await host.close()
 
 
@@ -262,14 +270,8 @@ async def test_a_rounds_summary_stays_while_the_sealed_table_deals_the_next_roun
     round and what it scored. The summary now stays until the person leaves it, says the next round
     is dealt, and n goes to it. At the usual pace the summary waits a moment to let the last card
     land; a new deal shows it at once, not a moment into the new round."""
-    host = SealedHost(variant="classic", seats=2, people=0, host_seats=(0,), host_person=True, rounds=2)
-    await host.start()
-    tasks = [asyncio.ensure_future(host.run())]
+    host, tasks = await _host_alone(rounds=2)
     try:
-        for _ in range(2000):
-            if host.peer is not None and host.peer.settled:
-                break
-            await asyncio.sleep(0.01)
         peer = host.peer
         assert peer is not None
         session = SealedSession(peer)

@@ -33,14 +33,12 @@ import hashlib
 import random
 from typing import Any, Callable, Iterable
 
-import msgpack
-
 import core
 from core import Action
 from core.bots import make_bot
 from core.source import SeededSource
 
-from ..identity import Identity, verify
+from ..identity import Identity
 from ..sealed import CardCodec, Envelope, Epoch, Fault, Participant, Pass, RoundKeys, RoundSecret
 from ..sealed import open_public
 from ..sealed.epoch import Slot
@@ -52,8 +50,7 @@ from .restart import Restart
 from .roundend import RoundEnd
 from .seatmoves import SeatMoves
 from .waiting import WaitingSignatures
-from ..messages import clean_text
-from .signed import TAG, Alarm, Voided
+from .signed import Alarm
 from .store import SecretStore
 
 Send = Callable[[dict[str, Any]], None]
@@ -121,9 +118,7 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, PublicOrder, Dealing, Ro
         self.seen_envelopes = 0
         """Envelopes this peer relayed or read in the log (its boxes for others included)."""
         self._unchecked: list[tuple[int, bytes, bytes, bytes, bool]] = []  # signatures that wait (waiting.py)
-        self._vouched: dict[bytes, tuple[int, bytes]] = {}
-        """Signature -> ``(author, body)`` of entries whose signature needs no check: this peer's own
-        (it signed them), and those the relay in this process checked as it took them (:meth:`vouch`)."""
+        self._vouched: dict[bytes, tuple[int, bytes]] = {}  # signatures known already (waiting.py)
         self._unopened: list[Callable[[], None]] = []  # cards moves named, their keys checked later
         self._my_moves: set[tuple[Any, Any, bytes]] = set()
         self._backlog_moves = 0  # this peer's moves among the entries fed before it ran
@@ -151,47 +146,6 @@ class SealedPeer(SeatMoves, Restart, WaitingSignatures, PublicOrder, Dealing, Ro
             if body.get("k") != "sdeal":
                 return author, body
             self._absorb(author, body)
-
-    async def _read(self) -> tuple[int, dict[str, Any]]:
-        """The next entry of the log, its signature checked: ``(author, body)``; the signature of a
-        move or of keys dealt waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
-        e = await self._next()
-        try:
-            author, m, s = e["from"], e["m"], e["s"]
-            ident = self.roster[author]
-        except (KeyError, TypeError):
-            self._check_signatures()
-            raise Alarm(Fault("protocol", "a malformed log entry")) from None
-        body: Any = None
-        if isinstance(m, bytes) and isinstance(s, bytes):
-            try:
-                body = msgpack.unpackb(m, raw=False, strict_map_key=True)
-            except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
-                body = None
-        vouched = isinstance(s, bytes) and self._vouched.pop(s, None) == (author, m)
-        if isinstance(body, dict) and self._may_wait(body):
-            if not vouched:
-                self._unchecked.append((author, ident, s, m, body.get("k") == "sdeal"))
-            return author, body
-        self._check_signatures()
-        if not vouched and not (isinstance(m, bytes) and isinstance(s, bytes) and verify(ident, s, TAG, m)):
-            raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
-        if body is None:
-            raise Alarm(Fault("protocol", "a log entry that is not msgpack", author))
-        if not isinstance(body, dict):
-            raise Alarm(Fault("protocol", "a log entry that is not a map", author))
-        if body.get("k") == "salarm":
-            raise Alarm(Fault(str(body.get("code")), f"participant {author} says: {body.get('reason')}",
-                              body.get("culprit")), told=True, by=author)
-        if body.get("k") == "saccuse":
-            raise Alarm(self._accusation(author, body), told=True)
-        if body.get("k") == "svoid":  # the host's word that a participant left for good (relay.py)
-            if author != 0:
-                raise Alarm(Fault("protocol", "a void by someone who is not the host", author))
-            who = body.get("who")
-            raise Voided(getattr(self, "round", 0), who if isinstance(who, int) else None,
-                         clean_text(body.get("why") or "a participant left the table for good", 200))
-        return author, body
 
     async def take(self, kind: str, authors: Iterable[int], *, deadline: float | None = None,
                    missing: str = "protocol") -> dict[int, dict[str, Any]]:

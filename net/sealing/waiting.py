@@ -23,9 +23,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable
 
+import msgpack
+
 from ..identity import verify
+from ..messages import clean_text
 from ..sealed import Fault
-from .signed import TAG, Alarm
+from .signed import TAG, Alarm, Voided
 
 _QUIET: dict[str, Any] = {}
 """Put in a peer's inbox when its log has been quiet (:meth:`WaitingSignatures._next`); never a log entry."""
@@ -45,6 +48,53 @@ class WaitingSignatures:
     _failed: Exception
     _unopened: list[Callable[[], None]]
     """Checks that wait, after the signatures: the cards moves named, opened with their keys (lockstep.py)."""
+    _vouched: dict[bytes, tuple[int, bytes]]
+    """Signature -> ``(author, body)`` of entries whose signature needs no check: this peer's own (it
+    signed them), and those the relay in this process checked as it took them (restart.py, ``vouch``)."""
+    roster: dict[int, bytes]
+    _accusation: Callable[[int, dict[str, Any]], Fault]
+
+    async def _read(self) -> tuple[int, dict[str, Any]]:
+        """The next entry of the log, its signature checked: ``(author, body)``; the signature of a
+        move or of keys dealt waits (:class:`~net.sealing.waiting.WaitingSignatures`)."""
+        e = await self._next()
+        try:
+            author, m, s = e["from"], e["m"], e["s"]
+            ident = self.roster[author]
+        except (KeyError, TypeError):
+            self._check_signatures()
+            raise Alarm(Fault("protocol", "a malformed log entry")) from None
+        body: Any = None
+        if isinstance(m, bytes) and isinstance(s, bytes):
+            try:
+                body = msgpack.unpackb(m, raw=False, strict_map_key=True)
+            except Exception:  # noqa: BLE001  (msgpack raises several types for junk)
+                body = None
+        # A signature this peer knows already: its own, or one its relay checked (in this process).
+        vouched = isinstance(s, bytes) and self._vouched.pop(s, None) == (author, m)
+        if isinstance(body, dict) and self._may_wait(body):
+            if not vouched:
+                self._unchecked.append((author, ident, s, m, body.get("k") == "sdeal"))
+            return author, body
+        self._check_signatures()
+        if not vouched and not (isinstance(m, bytes) and isinstance(s, bytes) and verify(ident, s, TAG, m)):
+            raise Alarm(Fault("protocol", "a log entry its author did not sign", author))
+        if body is None:
+            raise Alarm(Fault("protocol", "a log entry that is not msgpack", author))
+        if not isinstance(body, dict):
+            raise Alarm(Fault("protocol", "a log entry that is not a map", author))
+        if body.get("k") == "salarm":
+            raise Alarm(Fault(str(body.get("code")), f"participant {author} says: {body.get('reason')}",
+                              body.get("culprit")), told=True, by=author)
+        if body.get("k") == "saccuse":
+            raise Alarm(self._accusation(author, body), told=True)
+        if body.get("k") == "svoid":  # the host's word that a participant left for good (relay.py)
+            if author != 0:
+                raise Alarm(Fault("protocol", "a void by someone who is not the host", author))
+            who = body.get("who")
+            raise Voided(getattr(self, "round", 0), who if isinstance(who, int) else None,
+                         clean_text(body.get("why") or "a participant left the table for good", 200))
+        return author, body
 
     def _check_signatures(self, *, keys_too: bool = True) -> None:
         """Check the signatures set aside (:meth:`_entry`), in the log's order: the first bad one is

@@ -51,7 +51,7 @@ class WrappingLog(RichLog):
                 self.write(text, scroll_end=False)
             self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         elif shown is not None and region.height != shown and at_end:
-            # Shorter (a hand that grew a row, say): its latest lines would be hidden below.
+            # Another height (shorter: a hand that grew a row, say): its latest lines would be hidden below.
             self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         self._wrapped_at = width
         self._shown_rows = region.height
