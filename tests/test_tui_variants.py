@@ -464,6 +464,10 @@ def test_diez_token_lines_address_you(event: core.Event, line: str) -> None:
     ("diez", core.Event("choice", player=1, reason="TG"), "Ada chooses the Choice's effect: Tag."),
     ("diez", core.Event("choice", player=0, reason=None), "You choose no effect for the Choice."),
     ("diez", core.Event("proc", player=1, reason="mirror"), "Ada procs Mirror."),
+    # Your trick, another's lead: the second clause keeps its own subject's verb.
+    ("wildrawz", core.Event("trick", player=0, target=2), "You win the trick; Ben left it and leads next."),
+    ("wildrawz", core.Event("trick", player=1, target=0), "Ada wins the trick; you left it and lead next."),
+    ("wildrawz", core.Event("trick", player=0), "You win the trick and lead next."),
 ])
 def test_lines_whose_words_say_they_say_you_when_it_is_you(variant: str, event: core.Event, line: str) -> None:
     assert log_line(event, ["Sam", "Ada", "Ben"], 0, variant) == line

@@ -60,7 +60,9 @@ def log_line(event: Event, names: Sequence[str], me: int | None, variant: str | 
     text = _YOU_VERB.sub(lambda m: f"You {_VERBS[m.group(1)]}", text)
     text = _THEIR.sub("You show your", text)
     if text.startswith("You "):  # the second verb: "You play Wild and names green."
-        text = _AND_VERB.sub(lambda m: f" and {_VERBS[m.group(1)]}", text)
+        # (Only before a "; ": what follows has a subject of its own, "; Ben left it and leads next.")
+        head, sep, tail = text.partition("; ")
+        text = _AND_VERB.sub(lambda m: f" and {_VERBS[m.group(1)]}", head) + sep + tail
     text = _YOURS.sub("your", _OF_YOURS.sub("of yours", text))
     text = _TAKE_BACK.sub("you take back your", text)
     if event.player == me and re.match(r"(?i)your? ", text):
