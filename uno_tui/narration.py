@@ -120,6 +120,11 @@ def next_round_by(deals: bool | None) -> str:
     return "the host deals the next round"
 
 
+def forgot_uno(name: str, your_turn: bool) -> str:
+    """The status line when ``name`` may be caught without UNO; the catch must not hide that it is your turn."""
+    return f"{name} forgot to call UNO: press x to catch them!" + (" And it is your turn." if your_turn else "")
+
+
 def who(p: int | None, names: Sequence[str], me: int | None) -> str:
     """A seat's name as the viewer says it ("You" for their own; "Nobody" for none)."""
     if p is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...narration import between_rounds, who
+from ...narration import between_rounds, forgot_uno, who
 
 
 def rules_summary(options: dict[str, Any]) -> str:
@@ -40,10 +40,7 @@ def status_line(obs: dict[str, Any], names: Sequence[str], deals: bool = True) -
     if me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"
     if exposed and "catch" in legal:
-        line = f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
-        if obs["current"] == me and obs["phase"] == "play":  # the catch must not hide whose turn it is
-            line += " And it is your turn."
-        return line
+        return forgot_uno(names[exposed[0]], obs["current"] == me and obs["phase"] == "play")
     if obs["current"] != me:
         if "play" in legal:
             return "Jump in! You hold the very card on top: enter plays it out of turn."

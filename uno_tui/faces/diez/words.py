@@ -11,7 +11,7 @@ from typing import Any
 from core import Card as CoreCard
 from core import notation
 
-from ...narration import between_rounds
+from ...narration import between_rounds, forgot_uno
 
 Obs = dict[str, Any]
 
@@ -262,10 +262,8 @@ def status_line(obs: Obs, names: Sequence[str], deals: bool = True) -> str:
     if me is not None and me in exposed:
         return "You have one card and did not call UNO: press u before someone catches you!"
     if exposed and "catch" in kinds:
-        line = f"{names[exposed[0]]} forgot to call UNO: press x to catch them!"
-        if me is not None and obs["current"] == me and obs["phase"] == "play" and not op:
-            line += " And it is your turn."  # the catch must not hide whose turn it is
-        return line
+        return forgot_uno(names[exposed[0]], me is not None and obs["current"] == me and obs["phase"] == "play"
+                          and not op)
     if me is None or obs["current"] != me:
         if "play" in kinds:
             return "Jump in! j (or enter) plays your identical card out of turn · a: all actions"
